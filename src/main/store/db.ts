@@ -1,0 +1,86 @@
+// Opening the index: location, pragmas, and migrations.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './schema.js';
+
+export type Db = Database.Database;
+
+export class StoreError extends Error {
+  constructor(
+    readonly kind: 'newer-schema' | 'corrupt' | 'readonly' | 'missing' | 'io',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** `--db` beats THROUGHLINE_DB beats `$XDG_DATA_HOME/throughline/index.sqlite`. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.THROUGHLINE_DB) return env.THROUGHLINE_DB;
+  const dataHome = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), '.local', 'share');
+  return path.join(dataHome, 'throughline', 'index.sqlite');
+}
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Where the better-sqlite3 native module lives; the Electron build keeps its own. */
+  nativeBinding?: string;
+}
+
+export function openDb(file: string, options: OpenOptions = {}): Db {
+  if (options.readonly && !fs.existsSync(file)) {
+    throw new StoreError('missing', `No index at ${file}. Run \`throughline index\` first.`);
+  }
+  if (!options.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding });
+  } catch (err) {
+    throw new StoreError('io', `Cannot open the index at ${file}: ${(err as Error).message}`);
+  }
+  try {
+    // Readers never block the writer and vice versa; a busy writer makes others wait, not fail.
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -32000');
+    migrate(db, file, options.readonly ?? false);
+  } catch (err) {
+    db.close();
+    if (err instanceof StoreError) throw err;
+    const message = (err as Error).message;
+    if (/not a database|malformed/i.test(message)) {
+      throw new StoreError('corrupt', `The index at ${file} is damaged (${message}). Rebuild it with \`throughline index --rebuild\`.`);
+    }
+    throw new StoreError('io', `Cannot use the index at ${file}: ${message}`);
+  }
+  return db;
+}
+
+function migrate(db: Db, file: string, readonly: boolean): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new StoreError(
+      'newer-schema',
+      `The index at ${file} has schema version ${current}, newer than this Throughline understands (${SCHEMA_VERSION}). ` +
+        'Update Throughline, or point --db at another file.',
+    );
+  }
+  if (current === SCHEMA_VERSION) return;
+  if (readonly) {
+    throw new StoreError('readonly', `The index at ${file} needs migrating to version ${SCHEMA_VERSION}; open it writable once.`);
+  }
+  // All pending migrations and the version bump commit together or not at all.
+  db.transaction(() => {
+    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,98 @@
+// Numbered, forward-only migrations. Each runs once, in one transaction with the version bump.
+// Never edit a migration that has shipped: add the next one.
+
+/** The tokenizer shared by every full-text table; src/main/recall/terms.ts mirrors it for queries. */
+export const TOKENIZE = "porter unicode61 remove_diacritics 2";
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the first schema
+  `
+  CREATE TABLE source_files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime_ms INTEGER NOT NULL DEFAULT 0,
+    inode INTEGER NOT NULL DEFAULT 0,
+    committed_offset INTEGER NOT NULL DEFAULT 0,
+    committed_line INTEGER NOT NULL DEFAULT 0,
+    parser_state TEXT,
+    status TEXT NOT NULL DEFAULT 'ok' CHECK (status IN ('ok', 'missing', 'error')),
+    error TEXT,
+    indexed_at INTEGER
+  );
+
+  CREATE TABLE conversations (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    key TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    file_id INTEGER REFERENCES source_files(id) ON DELETE SET NULL,
+    path TEXT NOT NULL,
+    workspace TEXT,
+    title TEXT NOT NULL DEFAULT '',
+    title_rank INTEGER NOT NULL DEFAULT 0,
+    summary TEXT,
+    created_at INTEGER,
+    updated_at INTEGER,
+    entry_count INTEGER NOT NULL DEFAULT 0,
+    parent_key TEXT,
+    parent_id INTEGER REFERENCES conversations(id) ON DELETE SET NULL,
+    is_subagent INTEGER NOT NULL DEFAULT 0,
+    leaf_source_id TEXT,
+    UNIQUE (source, key)
+  );
+  CREATE INDEX conversations_updated ON conversations(updated_at DESC);
+  CREATE INDEX conversations_workspace ON conversations(workspace);
+  CREATE INDEX conversations_file ON conversations(file_id);
+  CREATE INDEX conversations_session ON conversations(session_id);
+
+  CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    source_id TEXT,
+    parent_source_id TEXT,
+    role TEXT NOT NULL,
+    author TEXT,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    indexed INTEGER NOT NULL DEFAULT 0,
+    tool_name TEXT,
+    tool_status TEXT,
+    ts INTEGER,
+    off_path INTEGER NOT NULL DEFAULT 0,
+    first_kept_source_id TEXT,
+    UNIQUE (conversation_id, seq)
+  );
+  CREATE INDEX entries_source_id ON entries(conversation_id, source_id);
+  CREATE INDEX entries_boundaries ON entries(conversation_id, kind) WHERE kind IN ('compaction', 'reset');
+
+  CREATE TABLE ingest_errors (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    line INTEGER,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX ingest_errors_path ON ingest_errors(path);
+
+  -- Entry text (user and assistant text only). External content: snippets read entries.text.
+  CREATE VIRTUAL TABLE entries_fts USING fts5(
+    text, content='entries', content_rowid='id', tokenize='${TOKENIZE}'
+  );
+
+  -- Conversation title, summary and workspace.
+  CREATE VIRTUAL TABLE conversations_fts USING fts5(
+    title, summary, workspace, content='conversations', content_rowid='id', tokenize='${TOKENIZE}'
+  );
+
+  -- One document per conversation (rowid = conversation id) holding all its indexed text, title and
+  -- summary. detail=none keeps it small; its vocabulary gives each term's conversation frequency,
+  -- which the recall gate needs, and its rowids answer "which conversations mention this term".
+  CREATE VIRTUAL TABLE conversation_terms USING fts5(
+    text, content='', contentless_delete=1, detail=none, tokenize='${TOKENIZE}'
+  );
+  CREATE VIRTUAL TABLE conversation_terms_vocab USING fts5vocab(conversation_terms, 'row');
+  `,
+];

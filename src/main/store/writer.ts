@@ -1,0 +1,270 @@
+// The only code that writes the index. Ops from an adapter are applied in one transaction together
+// with the file's committed offset and parser state, so a crash never leaves half a batch or an
+// offset that disagrees with the entries.
+import type { ConversationMeta, EntryRecord, IngestOp } from '../ingest/types.js';
+import type { SourceKind } from '../../shared/types.js';
+import type { Db } from './db.js';
+
+export interface FileRow {
+  id: number;
+  path: string;
+  kind: SourceKind;
+  size: number;
+  mtime_ms: number;
+  inode: number;
+  committed_offset: number;
+  committed_line: number;
+  parser_state: string | null;
+  status: 'ok' | 'missing' | 'error';
+}
+
+export interface FileProgress {
+  offset: number;
+  line: number;
+  state: unknown;
+  size: number;
+  mtimeMs: number;
+  inode: number;
+}
+
+export interface LineProblem {
+  line: number | null;
+  reason: string;
+}
+
+interface ConvRow {
+  id: number;
+  title: string;
+  summary: string | null;
+  workspace: string | null;
+}
+
+export type Writer = ReturnType<typeof createWriter>;
+
+export function createWriter(db: Db) {
+  const s = {
+    file: db.prepare<[string], FileRow>('SELECT * FROM source_files WHERE path = ?'),
+    insertFile: db.prepare('INSERT INTO source_files (path, kind) VALUES (?, ?)'),
+    updateFile: db.prepare(
+      `UPDATE source_files SET size = @size, mtime_ms = @mtimeMs, inode = @inode, committed_offset = @offset,
+        committed_line = @line, parser_state = @state, status = 'ok', error = NULL, indexed_at = @now WHERE id = @id`,
+    ),
+    touchFile: db.prepare("UPDATE source_files SET size = ?, mtime_ms = ?, status = 'ok' WHERE id = ?"),
+    fileStatus: db.prepare('UPDATE source_files SET status = ?, error = ? WHERE id = ?'),
+    conv: db.prepare<[string, string], ConvRow>('SELECT id, title, summary, workspace FROM conversations WHERE source = ? AND key = ?'),
+    convById: db.prepare<[number], ConvRow>('SELECT id, title, summary, workspace FROM conversations WHERE id = ?'),
+    insertConv: db.prepare('INSERT INTO conversations (source, key, session_id, file_id, path) VALUES (?, ?, ?, ?, ?)'),
+    entry: db.prepare<[number, number], { id: number; text: string; indexed: number }>(
+      'SELECT id, text, indexed FROM entries WHERE conversation_id = ? AND seq = ?',
+    ),
+    insertEntry: db.prepare(
+      `INSERT INTO entries (conversation_id, seq, source_id, parent_source_id, role, author, kind, text, indexed,
+        tool_name, tool_status, ts, first_kept_source_id)
+       VALUES (@conversation_id, @seq, @source_id, @parent_source_id, @role, @author, @kind, @text, @indexed,
+        @tool_name, @tool_status, @ts, @first_kept_source_id)`,
+    ),
+    updateEntry: db.prepare(
+      `UPDATE entries SET source_id = @source_id, parent_source_id = @parent_source_id, role = @role, author = @author,
+        kind = @kind, text = @text, indexed = @indexed, tool_name = @tool_name, tool_status = @tool_status, ts = @ts,
+        first_kept_source_id = @first_kept_source_id WHERE id = @id`,
+    ),
+    ftsInsert: db.prepare('INSERT INTO entries_fts (rowid, text) VALUES (?, ?)'),
+    ftsDelete: db.prepare("INSERT INTO entries_fts (entries_fts, rowid, text) VALUES ('delete', ?, ?)"),
+    convFtsInsert: db.prepare('INSERT INTO conversations_fts (rowid, title, summary, workspace) VALUES (?, ?, ?, ?)'),
+    convFtsDelete: db.prepare(
+      "INSERT INTO conversations_fts (conversations_fts, rowid, title, summary, workspace) VALUES ('delete', ?, ?, ?, ?)",
+    ),
+    termsDelete: db.prepare('DELETE FROM conversation_terms WHERE rowid = ?'),
+    termsInsert: db.prepare('INSERT INTO conversation_terms (rowid, text) VALUES (?, ?)'),
+    convText: db.prepare<[number], { text: string | null }>(
+      "SELECT group_concat(text, char(10)) AS text FROM entries WHERE conversation_id = ? AND indexed = 1",
+    ),
+    convStats: db.prepare<[number], { n: number; first: number | null; last: number | null }>(
+      'SELECT count(*) AS n, min(ts) AS first, max(ts) AS last FROM entries WHERE conversation_id = ?',
+    ),
+    setStats: db.prepare(
+      `UPDATE conversations SET entry_count = ?,
+        created_at = coalesce(created_at, ?), updated_at = max(coalesce(updated_at, 0), coalesce(?, 0)) WHERE id = ?`,
+    ),
+    treeEntries: db.prepare<[number], { id: number; source_id: string | null; parent_source_id: string | null; off_path: number }>(
+      'SELECT id, source_id, parent_source_id, off_path FROM entries WHERE conversation_id = ?',
+    ),
+    setOffPath: db.prepare('UPDATE entries SET off_path = ? WHERE id = ?'),
+    leaf: db.prepare<[number], { leaf_source_id: string | null }>('SELECT leaf_source_id FROM conversations WHERE id = ?'),
+    setLeaf: db.prepare('UPDATE conversations SET leaf_source_id = ? WHERE id = ?'),
+    linkParents: db.prepare(
+      `UPDATE conversations SET parent_id = (SELECT p.id FROM conversations p WHERE p.source = conversations.source AND p.key = conversations.parent_key)
+       WHERE parent_key IS NOT NULL AND parent_id IS NULL`,
+    ),
+    error: db.prepare('INSERT INTO ingest_errors (path, line, reason, at) VALUES (?, ?, ?, ?)'),
+    fileConvs: db.prepare<[number], { id: number; title: string; summary: string | null; workspace: string | null }>(
+      'SELECT id, title, summary, workspace FROM conversations WHERE file_id = ?',
+    ),
+    convEntries: db.prepare<[number], { id: number; text: string }>('SELECT id, text FROM entries WHERE conversation_id = ? AND indexed = 1'),
+    deleteEntries: db.prepare('DELETE FROM entries WHERE conversation_id = ?'),
+    resetConv: db.prepare(
+      'UPDATE conversations SET title = \'\', title_rank = 0, summary = NULL, entry_count = 0, leaf_source_id = NULL WHERE id = ?',
+    ),
+  };
+
+  function fileRow(path: string): FileRow | undefined {
+    return s.file.get(path);
+  }
+
+  function ensureFile(path: string, kind: SourceKind): FileRow {
+    const existing = s.file.get(path);
+    if (existing) return existing;
+    s.insertFile.run(path, kind);
+    return s.file.get(path)!;
+  }
+
+  /** Drops everything a file produced, keeping conversation rows (and so their ids) for re-indexing. */
+  const resetFile = db.transaction((file: FileRow) => {
+    for (const conv of s.fileConvs.all(file.id)) {
+      for (const e of s.convEntries.all(conv.id)) s.ftsDelete.run(e.id, e.text);
+      s.deleteEntries.run(conv.id);
+      s.convFtsDelete.run(conv.id, conv.title, conv.summary, conv.workspace);
+      s.termsDelete.run(conv.id);
+      s.resetConv.run(conv.id);
+      s.convFtsInsert.run(conv.id, '', null, conv.workspace);
+    }
+    db.prepare('UPDATE source_files SET committed_offset = 0, committed_line = 0, parser_state = NULL WHERE id = ?').run(file.id);
+  });
+
+  /** Applies one batch of ops and commits the file's progress with it. */
+  const commitBatch = db.transaction((file: FileRow, ops: readonly IngestOp[], progress: FileProgress) => {
+    const touched = new Map<string, ConvRow>();
+    const conversation = (key: string, sessionId?: string): ConvRow => {
+      let row = touched.get(key);
+      if (row) return row;
+      row = s.conv.get(file.kind, key);
+      if (!row) {
+        const id = Number(s.insertConv.run(file.kind, key, sessionId ?? key, file.id, file.path).lastInsertRowid);
+        row = { id, title: '', summary: null, workspace: null };
+      } else {
+        s.convFtsDelete.run(row.id, row.title, row.summary, row.workspace);
+      }
+      touched.set(key, row);
+      return row;
+    };
+    const leaves = new Map<number, string>();
+    for (const op of ops) {
+      if (op.op === 'conversation') applyMeta(conversation(op.conv, op.meta.sessionId).id, op.meta, file.id);
+      else if (op.op === 'entry') upsertEntry(conversation(op.conv).id, op.entry);
+      else leaves.set(conversation(op.conv).id, op.sourceId);
+    }
+    for (const [convId, leaf] of leaves) s.setLeaf.run(leaf, convId);
+    for (const row of touched.values()) finishConversation(row.id);
+    if (touched.size > 0) s.linkParents.run();
+    s.updateFile.run({ ...progress, state: JSON.stringify(progress.state ?? null), id: file.id, now: Date.now() });
+  });
+
+  function applyMeta(convId: number, meta: ConversationMeta, fileId: number): void {
+    const sets: string[] = ['file_id = @fileId'];
+    const params: Record<string, unknown> = { id: convId, fileId };
+    const plain: [keyof ConversationMeta, string][] = [
+      ['sessionId', 'session_id'],
+      ['workspace', 'workspace'],
+      ['summary', 'summary'],
+      ['parentKey', 'parent_key'],
+    ];
+    for (const [field, column] of plain) {
+      if (meta[field] !== undefined) {
+        sets.push(`${column} = @${field}`);
+        params[field] = meta[field];
+      }
+    }
+    if (meta.isSubagent !== undefined) {
+      sets.push('is_subagent = @isSubagent');
+      params.isSubagent = meta.isSubagent ? 1 : 0;
+    }
+    if (meta.createdAt !== undefined) {
+      sets.push('created_at = min(coalesce(created_at, @createdAt), @createdAt)');
+      params.createdAt = meta.createdAt;
+    }
+    if (meta.updatedAt !== undefined) {
+      sets.push('updated_at = max(coalesce(updated_at, 0), @updatedAt)');
+      params.updatedAt = meta.updatedAt;
+    }
+    if (meta.title !== undefined) {
+      // A title only replaces one of the same or lower rank (custom name > generated title > first prompt).
+      const rank = meta.titleRank ?? 0;
+      sets.push('title = CASE WHEN title_rank <= @rank THEN @title ELSE title END');
+      sets.push('title_rank = max(title_rank, @rank)');
+      params.title = meta.title;
+      params.rank = rank;
+    }
+    db.prepare(`UPDATE conversations SET ${sets.join(', ')} WHERE id = @id`).run(params);
+  }
+
+  function upsertEntry(convId: number, e: EntryRecord): void {
+    const row = {
+      conversation_id: convId,
+      seq: e.seq,
+      source_id: e.sourceId ?? null,
+      parent_source_id: e.parentSourceId ?? null,
+      role: e.role,
+      author: e.author ?? null,
+      kind: e.kind,
+      text: e.text,
+      indexed: e.indexed && e.text.length > 0 ? 1 : 0,
+      tool_name: e.toolName ?? null,
+      tool_status: e.toolStatus ?? null,
+      ts: e.ts ?? null,
+      first_kept_source_id: e.firstKeptSourceId ?? null,
+    };
+    const old = s.entry.get(convId, e.seq);
+    if (old) {
+      if (old.indexed) s.ftsDelete.run(old.id, old.text);
+      s.updateEntry.run({ ...row, id: old.id });
+      if (row.indexed) s.ftsInsert.run(old.id, row.text);
+    } else {
+      const id = s.insertEntry.run(row).lastInsertRowid;
+      if (row.indexed) s.ftsInsert.run(id, row.text);
+    }
+  }
+
+  function finishConversation(convId: number): void {
+    const stats = s.convStats.get(convId)!;
+    s.setStats.run(stats.n, stats.first, stats.last, convId);
+    const conv = s.convById.get(convId)!;
+    s.convFtsInsert.run(convId, conv.title, conv.summary, conv.workspace);
+    const text = s.convText.get(convId)?.text ?? '';
+    s.termsDelete.run(convId);
+    s.termsInsert.run(convId, `${conv.title}\n${conv.summary ?? ''}\n${text}`);
+    markOffPath(convId);
+  }
+
+  /** In a tree session only the path from the leaf to the root is the active branch. */
+  function markOffPath(convId: number): void {
+    const leaf = s.leaf.get(convId)?.leaf_source_id;
+    if (!leaf) return;
+    const rows = s.treeEntries.all(convId);
+    const parentOf = new Map<string, string | null>();
+    for (const r of rows) if (r.source_id) parentOf.set(r.source_id, r.parent_source_id);
+    const onPath = new Set<string>();
+    for (let id: string | null | undefined = leaf; id && !onPath.has(id); id = parentOf.get(id)) onPath.add(id);
+    for (const r of rows) {
+      const off = r.source_id !== null && !onPath.has(r.source_id) ? 1 : 0;
+      if (off !== r.off_path) s.setOffPath.run(off, r.id);
+    }
+  }
+
+  function recordProblems(path: string, problems: readonly LineProblem[]): void {
+    const now = Date.now();
+    db.transaction(() => {
+      for (const p of problems) s.error.run(path, p.line, p.reason, now);
+    })();
+  }
+
+  return {
+    fileRow,
+    ensureFile,
+    resetFile,
+    commitBatch,
+    recordProblems,
+    /** The file is unchanged but its mtime moved (e.g. touched): remember it so the next scan skips it. */
+    touchFile: (file: FileRow, size: number, mtimeMs: number) => s.touchFile.run(size, mtimeMs, file.id),
+    setFileStatus: (file: FileRow, status: FileRow['status'], error: string | null) => s.fileStatus.run(status, error, file.id),
+  };
+}
