@@ -46,6 +46,8 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   try {
     // Readers never block the writer and vice versa; a busy writer makes others wait, not fail.
     db.pragma('busy_timeout = 5000');
+    // Refuse a newer schema before anything (even the WAL switch) touches the file.
+    checkVersion(db, file);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -65,7 +67,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   return db;
 }
 
-function migrate(db: Db, file: string, readonly: boolean): void {
+function checkVersion(db: Db, file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new StoreError(
@@ -74,6 +76,10 @@ function migrate(db: Db, file: string, readonly: boolean): void {
         'Update Throughline, or point --db at another file.',
     );
   }
+}
+
+function migrate(db: Db, file: string, readonly: boolean): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
   if (current === SCHEMA_VERSION) return;
   if (readonly) {
     throw new StoreError('readonly', `The index at ${file} needs migrating to version ${SCHEMA_VERSION}; open it writable once.`);

@@ -82,10 +82,9 @@ export const MIGRATIONS: readonly string[] = [
     text, content='entries', content_rowid='id', tokenize='${TOKENIZE}'
   );
 
-  -- Conversation title, summary and workspace.
-  CREATE VIRTUAL TABLE conversations_fts USING fts5(
-    title, summary, workspace, content='conversations', content_rowid='id', tokenize='${TOKENIZE}'
-  );
+  -- Conversation title, summary and workspace (rowid = conversation id). It keeps its own copy of
+  -- these short texts so a row can be replaced or deleted by rowid alone, safely and idempotently.
+  CREATE VIRTUAL TABLE conversations_fts USING fts5(title, summary, workspace, tokenize='${TOKENIZE}');
 
   -- One document per conversation (rowid = conversation id) holding all its indexed text, title and
   -- summary. detail=none keeps it small; its vocabulary gives each term's conversation frequency,
@@ -94,5 +93,18 @@ export const MIGRATIONS: readonly string[] = [
     text, content='', contentless_delete=1, detail=none, tokenize='${TOKENIZE}'
   );
   CREATE VIRTUAL TABLE conversation_terms_vocab USING fts5vocab(conversation_terms, 'row');
+  `,
+  // 2: what agents asked and were given, for the activity view and `throughline activity`
+  `
+  CREATE TABLE activity (
+    id INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    client TEXT NOT NULL,
+    method TEXT NOT NULL,
+    params TEXT NOT NULL,
+    conversations TEXT NOT NULL DEFAULT '[]',
+    bytes INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX activity_at ON activity(at DESC);
   `,
 ];

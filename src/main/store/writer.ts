@@ -4,6 +4,8 @@
 import type { ConversationMeta, EntryRecord, IngestOp } from '../ingest/types.js';
 import type { SourceKind } from '../../shared/types.js';
 import type { Db } from './db.js';
+import { createForgetter } from './forget.js';
+import { redactPrivate, type ExclusionMatcher } from '../privacy.js';
 
 export interface FileRow {
   id: number;
@@ -41,7 +43,14 @@ interface ConvRow {
 
 export type Writer = ReturnType<typeof createWriter>;
 
-export function createWriter(db: Db) {
+export interface WriterOptions {
+  /** Conversations whose workspace matches are never kept in the index. */
+  excluded?: ExclusionMatcher;
+}
+
+export function createWriter(db: Db, options: WriterOptions = {}) {
+  const excluded = options.excluded ?? (() => false);
+  const forgetter = createForgetter(db);
   const s = {
     file: db.prepare<[string], FileRow>('SELECT * FROM source_files WHERE path = ?'),
     insertFile: db.prepare('INSERT INTO source_files (path, kind) VALUES (?, ?)'),
@@ -71,9 +80,7 @@ export function createWriter(db: Db) {
     ftsInsert: db.prepare('INSERT INTO entries_fts (rowid, text) VALUES (?, ?)'),
     ftsDelete: db.prepare("INSERT INTO entries_fts (entries_fts, rowid, text) VALUES ('delete', ?, ?)"),
     convFtsInsert: db.prepare('INSERT INTO conversations_fts (rowid, title, summary, workspace) VALUES (?, ?, ?, ?)'),
-    convFtsDelete: db.prepare(
-      "INSERT INTO conversations_fts (conversations_fts, rowid, title, summary, workspace) VALUES ('delete', ?, ?, ?, ?)",
-    ),
+    convFtsDelete: db.prepare('DELETE FROM conversations_fts WHERE rowid = ?'),
     termsDelete: db.prepare('DELETE FROM conversation_terms WHERE rowid = ?'),
     termsInsert: db.prepare('INSERT INTO conversation_terms (rowid, text) VALUES (?, ?)'),
     convText: db.prepare<[number], { text: string | null }>(
@@ -123,10 +130,9 @@ export function createWriter(db: Db) {
     for (const conv of s.fileConvs.all(file.id)) {
       for (const e of s.convEntries.all(conv.id)) s.ftsDelete.run(e.id, e.text);
       s.deleteEntries.run(conv.id);
-      s.convFtsDelete.run(conv.id, conv.title, conv.summary, conv.workspace);
+      s.convFtsDelete.run(conv.id);
       s.termsDelete.run(conv.id);
       s.resetConv.run(conv.id);
-      s.convFtsInsert.run(conv.id, '', null, conv.workspace);
     }
     db.prepare('UPDATE source_files SET committed_offset = 0, committed_line = 0, parser_state = NULL WHERE id = ?').run(file.id);
   });
@@ -141,8 +147,6 @@ export function createWriter(db: Db) {
       if (!row) {
         const id = Number(s.insertConv.run(file.kind, key, sessionId ?? key, file.id, file.path).lastInsertRowid);
         row = { id, title: '', summary: null, workspace: null };
-      } else {
-        s.convFtsDelete.run(row.id, row.title, row.summary, row.workspace);
       }
       touched.set(key, row);
       return row;
@@ -154,7 +158,12 @@ export function createWriter(db: Db) {
       else leaves.set(conversation(op.conv).id, op.sourceId);
     }
     for (const [convId, leaf] of leaves) s.setLeaf.run(leaf, convId);
-    for (const row of touched.values()) finishConversation(row.id);
+    for (const row of touched.values()) {
+      const workspace = s.convById.get(row.id)!.workspace;
+      // An excluded workspace never stays in the index, not even for the length of a batch.
+      if (excluded(workspace)) forgetter.forget(row.id);
+      else finishConversation(row.id);
+    }
     if (touched.size > 0) s.linkParents.run();
     s.updateFile.run({ ...progress, state: JSON.stringify(progress.state ?? null), id: file.id, now: Date.now() });
   });
@@ -171,7 +180,7 @@ export function createWriter(db: Db) {
     for (const [field, column] of plain) {
       if (meta[field] !== undefined) {
         sets.push(`${column} = @${field}`);
-        params[field] = meta[field];
+        params[field] = field === 'summary' ? redactPrivate(String(meta[field])) : meta[field];
       }
     }
     if (meta.isSubagent !== undefined) {
@@ -191,7 +200,7 @@ export function createWriter(db: Db) {
       const rank = meta.titleRank ?? 0;
       sets.push('title = CASE WHEN title_rank <= @rank THEN @title ELSE title END');
       sets.push('title_rank = max(title_rank, @rank)');
-      params.title = meta.title;
+      params.title = redactPrivate(meta.title);
       params.rank = rank;
     }
     db.prepare(`UPDATE conversations SET ${sets.join(', ')} WHERE id = @id`).run(params);
@@ -206,7 +215,8 @@ export function createWriter(db: Db) {
       role: e.role,
       author: e.author ?? null,
       kind: e.kind,
-      text: e.text,
+      // Private spans are dropped before storage: what is never stored can never be searched or leaked.
+      text: redactPrivate(e.text),
       indexed: e.indexed && e.text.length > 0 ? 1 : 0,
       tool_name: e.toolName ?? null,
       tool_status: e.toolStatus ?? null,
@@ -228,6 +238,7 @@ export function createWriter(db: Db) {
     const stats = s.convStats.get(convId)!;
     s.setStats.run(stats.n, stats.first, stats.last, convId);
     const conv = s.convById.get(convId)!;
+    s.convFtsDelete.run(convId);
     s.convFtsInsert.run(convId, conv.title, conv.summary, conv.workspace);
     const text = s.convText.get(convId)?.text ?? '';
     s.termsDelete.run(convId);

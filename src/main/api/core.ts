@@ -1,0 +1,130 @@
+// The core behind every transport: the index, the indexer and watcher, settings, recall, activity.
+// No Electron here: the app, the headless daemon, the CLI and the tests all run this same object.
+import fs from 'node:fs';
+import type { Api, IndexStatus } from '../../shared/api.js';
+import type { SourceKind } from '../../shared/types.js';
+import { createRecall } from '../recall/index.js';
+import { createIndexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
+import { ADAPTERS, defaultSources } from '../ingest/sources.js';
+import { watchSources, type Watcher } from '../ingest/watch.js';
+import { openDb, type Db } from '../store/db.js';
+import { createReader } from '../store/read.js';
+import { createWriter } from '../store/writer.js';
+import { createSettingsStore } from '../settings.js';
+import { createExclusionMatcher } from '../privacy.js';
+import { createApi } from './methods.js';
+
+export interface CoreOptions {
+  dbPath: string;
+  settingsPath: string;
+  env?: NodeJS.ProcessEnv;
+  /** Explicit sources; otherwise the enabled sources in settings, else the agents' defaults. */
+  sources?: Source[];
+  readonly?: boolean;
+  nativeBinding?: string;
+}
+
+export interface Core {
+  api: Api;
+  db: Db;
+  sources(): Source[];
+  /** Indexes everything new (yielding to the event loop between files). */
+  scan(): Promise<ScanStats>;
+  /** Scans once, then keeps the index current as files change. */
+  watch(): Promise<void>;
+  setSocketPath(path: string | null): void;
+  close(): void;
+}
+
+export function createCore(options: CoreOptions): Core {
+  const env = options.env ?? process.env;
+  const db = openDb(options.dbPath, { readonly: options.readonly, nativeBinding: options.nativeBinding });
+  const settings = createSettingsStore(options.settingsPath);
+  let excluded = createExclusionMatcher(settings.get().exclusions);
+  const indexer = createIndexer(db, ADAPTERS, { excluded: (value) => excluded(value) });
+  const reader = createReader(db);
+  const writer = createWriter(db);
+  const recall = createRecall(db);
+  let progress: ScanProgress | null = null;
+  let scanning: Promise<ScanStats> | null = null;
+  let rescanQueued = false;
+  let watcher: Watcher | null = null;
+  let socketPath: string | null = null;
+
+  const sources = (): Source[] => {
+    if (options.sources) return options.sources;
+    const configured = settings.get().sources.filter((s) => s.enabled);
+    const fromSettings = configured.map((s) => ({ kind: s.kind, root: s.path }));
+    const disabled = new Set(settings.get().sources.filter((s) => !s.enabled).map((s) => `${s.kind}:${s.path}`));
+    const defaults = defaultSources(env).filter((s) => !disabled.has(`${s.kind}:${s.root}`));
+    const seen = new Set<string>();
+    return [...defaults, ...fromSettings].filter((s) => !seen.has(`${s.kind}:${s.root}`) && seen.add(`${s.kind}:${s.root}`));
+  };
+
+  function scan(): Promise<ScanStats> {
+    if (scanning) {
+      rescanQueued = true;
+      return scanning;
+    }
+    excluded = createExclusionMatcher(settings.get().exclusions); // settings may have changed since
+    scanning = indexer
+      .scanAsync(sources(), { onProgress: (p) => (progress = p) })
+      .finally(() => {
+        scanning = null;
+        progress = null;
+        if (rescanQueued) {
+          rescanQueued = false;
+          void scan();
+        }
+      });
+    return scanning;
+  }
+
+  function status(): IndexStatus {
+    const one = (sql: string) => (db.prepare(sql).pluck().get() as number | null) ?? 0;
+    const bytes = progress?.bytes ?? 0;
+    const secs = (progress?.elapsedMs ?? 0) / 1000;
+    return {
+      db: options.dbPath,
+      schemaVersion: db.pragma('user_version', { simple: true }) as number,
+      conversations: one('SELECT count(*) FROM conversations'),
+      entries: one('SELECT count(*) FROM entries'),
+      files: one('SELECT count(*) FROM source_files'),
+      missingFiles: one("SELECT count(*) FROM source_files WHERE status = 'missing'"),
+      errors: db.prepare('SELECT path, line, reason, at FROM ingest_errors ORDER BY id DESC LIMIT 50').all() as IndexStatus['errors'],
+      errorCount: one('SELECT count(*) FROM ingest_errors'),
+      lastIndexedAt: (db.prepare('SELECT max(indexed_at) FROM source_files').pluck().get() as number | null) ?? null,
+      indexing: progress
+        ? { active: true, filesDone: progress.filesDone, filesTotal: progress.filesTotal, entries: progress.entries, bytes, rateMBps: secs > 0 ? bytes / 1048576 / secs : 0 }
+        : null,
+      socket: socketPath,
+    };
+  }
+
+  const api = createApi({ db, reader, writer, recall, settings, status });
+
+  return {
+    api,
+    db,
+    sources,
+    scan,
+    async watch() {
+      await scan();
+      watcher?.close();
+      watcher = watchSources(sources(), ADAPTERS, {
+        onFile: (kind: SourceKind, file: string) => {
+          if (fs.existsSync(file)) indexer.indexFile(kind, file);
+          else void scan();
+        },
+        onRescan: () => void scan(),
+      });
+    },
+    setSocketPath(path) {
+      socketPath = path;
+    },
+    close() {
+      watcher?.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Validates a call against the api contract and runs it. Every transport goes through here,
+// so a bad request gets the same error (naming the field) whichever way it came in.
+import { METHODS, type Api, type MethodName } from '../../shared/api.js';
+import { StoreError } from '../store/db.js';
+import { NotFoundError } from './methods.js';
+
+/** JSON-RPC 2.0 error codes, used by every transport. */
+export const RPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL: -32603,
+  NOT_FOUND: -32004,
+  FORBIDDEN: -32003,
+  TIMEOUT: -32001,
+  TOO_LARGE: -32005,
+} as const;
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function isMethod(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(METHODS, name);
+}
+
+/** Checks params against the method's schema; the error names the offending field. */
+export function validate(method: string, params: unknown): { method: MethodName; params: unknown } {
+  if (!isMethod(method)) throw new ApiError(RPC.METHOD_NOT_FOUND, `Unknown method "${method}".`);
+  const parsed = METHODS[method].safeParse(params ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length ? issue.path.join('.') : '(params)';
+    throw new ApiError(RPC.INVALID_PARAMS, `Invalid params: ${field}: ${issue.message}`, { field });
+  }
+  return { method, params: parsed.data };
+}
+
+export async function dispatch(api: Api, method: string, params: unknown): Promise<unknown> {
+  const call = validate(method, params);
+  try {
+    return await (api[call.method] as (p: unknown) => Promise<unknown>)(call.params);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    if (err instanceof NotFoundError) throw new ApiError(RPC.NOT_FOUND, err.message);
+    if (err instanceof StoreError) throw new ApiError(RPC.INTERNAL, err.message, { kind: err.kind });
+    throw new ApiError(RPC.INTERNAL, `Internal error in ${method}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,111 @@
+// The api's methods over the core's parts. Params arrive validated (see dispatch.ts).
+import type { Api, ConversationDetail, EntriesResult, ListResult } from '../../shared/api.js';
+import type { IndexStatus } from '../../shared/api.js';
+import type { Conversation } from '../../shared/types.js';
+import type { Recall } from '../recall/index.js';
+import type { Db } from '../store/db.js';
+import { createActivityLog } from '../store/activity.js';
+import { listConversations } from '../store/list.js';
+import type { Reader } from '../store/read.js';
+import type { Writer } from '../store/writer.js';
+import type { SettingsStore } from '../settings.js';
+import { appendEntries } from './append.js';
+
+export interface ApiDeps {
+  db: Db;
+  reader: Reader;
+  writer: Writer;
+  recall: Recall;
+  settings: SettingsStore;
+  status: () => IndexStatus;
+}
+
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+export function resumeCommand(c: Conversation): string | null {
+  const cd = c.workspace ? `cd ${JSON.stringify(c.workspace)} && ` : '';
+  if (c.source === 'claude-code' && !c.isSubagent) return `${cd}claude --resume ${c.sessionId}`;
+  if (c.source === 'pi') return `${cd}pi --session ${JSON.stringify(c.path)}`;
+  if (c.source === 'codex') return `${cd}codex resume ${c.sessionId}`;
+  return null;
+}
+
+const PAGE = 100;
+
+export function createApi(deps: ApiDeps): Api {
+  const { db, reader, recall, settings } = deps;
+  const activity = createActivityLog(db);
+
+  const conversationOr404 = (ref: string | number): Conversation => {
+    const c = reader.conversation(ref);
+    if (!c) throw new NotFoundError(`No conversation ${JSON.stringify(ref)} in the index.`);
+    return c;
+  };
+
+  return {
+    suggest: async (p) => {
+      const s = settings.get();
+      return recall.suggest(p, s, settings.operator().pins);
+    },
+    recall_conversations: async (p) => recall.recall(p),
+    read_conversation: async (p) => recall.read(p),
+    conversation_inspect: async (p) => recall.inspect(p),
+    history_search: async (p) => recall.historySearch(p),
+    history_read: async (p) => recall.historyRead(p),
+    history_handoff: async (p) => recall.historyHandoff(p),
+    status: async () => deps.status(),
+    'ingest.append': async (p) => appendEntries(db, deps.writer, p),
+    'conversations.list': async (p): Promise<ListResult> => {
+      const filter = {
+        workspace: p.workspace,
+        source: p.source,
+        since: p.since ? Date.parse(p.since) : undefined,
+        until: p.until ? Date.parse(p.until) : undefined,
+        subagents: p.subagents,
+      };
+      const limit = p.limit ?? PAGE;
+      if (!p.query?.trim()) return listConversations(db, filter, p.offset ?? 0, limit);
+      const found = await recall.recall({ query: p.query, workspace: p.workspace ?? 'all', since: p.since, limit: 50, includeSubagents: p.subagents });
+      const byId = new Map(found.hits.map((h) => [h.id, h]));
+      const page = listConversations(db, { ...filter, ids: found.hits.map((h) => h.id) }, 0, 50);
+      let items = page.items.map((c) => ({ ...c, snippet: byId.get(c.id)?.snippet, score: byId.get(c.id)?.score, entry: byId.get(c.id)?.entry ?? null }));
+      if (p.sort === 'recent') items = items.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
+      return { total: items.length, items: items.slice(p.offset ?? 0, (p.offset ?? 0) + limit) };
+    },
+    'conversations.get': async (p): Promise<ConversationDetail> => {
+      const conversation = conversationOr404(p.conversation_id);
+      return {
+        conversation,
+        children: reader.children(conversation.id),
+        resumeCommand: resumeCommand(conversation),
+        boundary: reader.boundary(conversation.id),
+      };
+    },
+    'conversations.entries': async (p): Promise<EntriesResult> => {
+      const conversation = conversationOr404(p.conversation_id);
+      const limit = p.limit ?? PAGE;
+      const max = reader.maxSeq(conversation.id) ?? -1;
+      let entries;
+      if (p.around !== undefined) {
+        const from = Math.max(0, p.around - Math.floor(limit / 2));
+        entries = reader.entries(conversation.id, from, from + limit - 1, limit);
+      } else if (p.before !== undefined) {
+        entries = reader.entriesBefore(conversation.id, p.before, limit);
+      } else {
+        const from = p.from ?? 0;
+        entries = reader.entries(conversation.id, from, Number.MAX_SAFE_INTEGER, limit);
+      }
+      const first = entries[0]?.seq ?? 0;
+      const last = entries.at(-1)?.seq ?? -1;
+      return { conversation, entries, hasOlder: first > 0, hasNewer: last < max, boundary: reader.boundary(conversation.id) };
+    },
+    'settings.get': async () => settings.get(),
+    'settings.set': async (p) => settings.set(p),
+    activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),
+  };
+}

@@ -1,0 +1,366 @@
+// The one api contract. Every transport (Electron IPC, the agent socket, the HTTP bridge, the CLI,
+// MCP) is a thin adapter over these methods; params are validated here, at every boundary.
+import { z } from 'zod';
+import type { Conversation, Entry, SourceKind } from './types.js';
+
+export const Sensitivity = z.enum(['focused', 'balanced', 'broad']);
+export type Sensitivity = z.infer<typeof Sensitivity>;
+export const Scope = z.enum(['workspace', 'everywhere']);
+export type Scope = z.infer<typeof Scope>;
+export const StrategyName = z.enum(['default', 'signals', 'salient']);
+export type StrategyName = z.infer<typeof StrategyName>;
+
+const text = (max: number) => z.string().max(max);
+/** A conversation reference: Throughline's numeric id, the agent's session id, or the session file path. */
+const ConversationRef = z.union([z.number().int().positive(), text(4096).min(1)]);
+const IsoDate = text(40).refine((s) => !Number.isNaN(Date.parse(s)), { message: 'expected a date (YYYY-MM-DD or ISO timestamp)' });
+
+export const SuggestParams = z.object({
+  text: text(20_000),
+  workspace: text(4096).optional(),
+  scope: Scope.optional(),
+  sensitivity: Sensitivity.optional(),
+  strategy: StrategyName.optional(),
+  /** The caller's own live conversation (session id or file path): never suggested to itself. */
+  conversation: text(4096).optional(),
+  /** Conversations already listed in this chat: not listed again. */
+  listed: z.array(ConversationRef).max(500).optional(),
+  includeSubagents: z.boolean().optional(),
+  now: IsoDate.optional(),
+});
+export type SuggestParams = z.infer<typeof SuggestParams>;
+
+export const RecallParams = z.object({
+  query: text(2000).min(1),
+  since: IsoDate.optional(),
+  /** A workspace path, or "all". */
+  workspace: text(4096).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+  includeSubagents: z.boolean().optional(),
+  now: IsoDate.optional(),
+});
+export type RecallParams = z.infer<typeof RecallParams>;
+
+export const ReadParams = z.object({
+  conversation_id: ConversationRef,
+  turns: text(40).regex(/^\s*\d+\s*(-\s*\d+\s*)?$/, 'turns is "N" or "N-M"').optional(),
+  detail: z.enum(['summary', 'full']).optional(),
+});
+export type ReadParams = z.infer<typeof ReadParams>;
+
+export const InspectParams = z.object({
+  conversation_id: ConversationRef,
+  query: text(500).optional(),
+  role: z.enum(['user', 'assistant']).optional(),
+  around: z.number().int().min(0).max(10).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+});
+export type InspectParams = z.infer<typeof InspectParams>;
+
+export const HistorySearchParams = z.object({
+  conversation: text(4096).min(1),
+  query: text(500).min(1),
+  before: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(20).optional(),
+});
+export type HistorySearchParams = z.infer<typeof HistorySearchParams>;
+
+export const HistoryReadParams = z.discriminatedUnion('mode', [
+  z.object({
+    conversation: text(4096).min(1),
+    mode: z.literal('items'),
+    entries: z.array(z.number().int().min(0)).min(1).max(20),
+    around: z.number().int().min(0).max(5).optional(),
+  }),
+  z.object({
+    conversation: text(4096).min(1),
+    mode: z.literal('range'),
+    from: z.number().int().min(0),
+    to: z.number().int().min(0).optional(),
+    limit: z.number().int().min(1).max(50).optional(),
+    cursor: text(200).optional(),
+  }),
+  z.object({
+    conversation: text(4096).min(1),
+    mode: z.literal('tail'),
+    count: z.number().int().min(1).max(20).optional(),
+  }),
+]);
+export type HistoryReadParams = z.infer<typeof HistoryReadParams>;
+
+export const HistoryHandoffParams = z.object({
+  conversation: text(4096).min(1),
+  text: text(100_000).min(1),
+});
+export type HistoryHandoffParams = z.infer<typeof HistoryHandoffParams>;
+
+export const ListParams = z.object({
+  query: text(2000).optional(),
+  workspace: text(4096).optional(),
+  source: z.enum(['pi', 'claude-code', 'codex', 'jsonl']).optional(),
+  since: IsoDate.optional(),
+  until: IsoDate.optional(),
+  subagents: z.boolean().optional(),
+  sort: z.enum(['recent', 'relevance']).optional(),
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+export type ListParams = z.infer<typeof ListParams>;
+
+export const EntriesParams = z.object({
+  conversation_id: ConversationRef,
+  /** Page of entries with seq >= from (newer pages) … */
+  from: z.number().int().min(0).optional(),
+  /** … or with seq < before (older pages) … */
+  before: z.number().int().min(0).optional(),
+  /** … or centred on this entry (reveal). */
+  around: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+});
+export type EntriesParams = z.infer<typeof EntriesParams>;
+
+export const ConversationParams = z.object({ conversation_id: ConversationRef });
+export type ConversationParams = z.infer<typeof ConversationParams>;
+
+export const Pins = z.object({
+  dfCeiling: z.number().int().min(1).optional(),
+  rareDf: z.number().int().min(1).optional(),
+  maxHits: z.number().int().min(1).max(10).optional(),
+  tokenBudget: z.number().int().min(50).optional(),
+  halfLifeDays: z.number().positive().optional(),
+});
+export type Pins = z.infer<typeof Pins>;
+
+export const SourceSetting = z.object({ kind: z.enum(['pi', 'claude-code', 'codex', 'jsonl']), path: text(4096).min(1), enabled: z.boolean() });
+export type SourceSetting = z.infer<typeof SourceSetting>;
+
+export const Settings = z.object({
+  autoRecall: z.boolean(),
+  sensitivity: Sensitivity,
+  scope: Scope,
+  pins: Pins,
+  sources: z.array(SourceSetting).max(100),
+  /** Agent tokens; a token limited to workspaces never sees anything outside them. */
+  tokens: z
+    .array(z.object({ name: text(100).min(1), token: text(200).min(16), workspaces: z.array(text(4096)).max(100).optional() }))
+    .max(100),
+  exclusions: z.array(text(4096)).max(500),
+});
+export type Settings = z.infer<typeof Settings>;
+export const SettingsPatch = Settings.partial();
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+export const ActivityParams = z.object({ limit: z.number().int().min(1).max(1000).optional() });
+export type ActivityParams = z.infer<typeof ActivityParams>;
+
+export const AppendParams = z.object({
+  conversation: z.object({
+    id: text(200).min(1),
+    workspace: text(4096).optional(),
+    title: text(500).optional(),
+  }),
+  entries: z
+    .array(
+      z.object({
+        role: z.enum(['user', 'assistant', 'tool', 'system']),
+        text: text(1_000_000),
+        ts: IsoDate.optional(),
+        id: text(200).optional(),
+        tool: z.object({ name: text(200), status: text(40) }).optional(),
+      }),
+    )
+    .max(1000),
+});
+export type AppendParams = z.infer<typeof AppendParams>;
+
+export const EmptyParams = z.object({}).strict();
+
+// ---- results ----
+
+export interface Signal {
+  name: string; // e.g. "title", "workspace", "summary", "transcript", "recent", "terms"
+  points: number;
+  detail?: string; // the matched terms, the age…
+}
+
+export interface ConversationRefInfo {
+  id: number;
+  source: SourceKind;
+  sessionId: string;
+  path: string;
+  title: string;
+  workspace: string | null;
+}
+
+export interface Suggestion extends ConversationRefInfo {
+  score: number;
+  signals: Signal[];
+  updatedAt: number | null;
+  preview?: string;
+}
+
+export interface SuggestResult {
+  suggestions: Suggestion[];
+  block: string; // exactly what an agent gets; empty when nothing is suggested
+  reason: string; // why nothing (or what) was suggested
+  strategy: StrategyName;
+  sensitivity: Sensitivity;
+  salientTerms?: string[];
+}
+
+export interface RecallHit extends ConversationRefInfo {
+  date: string | null; // ISO
+  snippet: string;
+  score: number;
+  entry: number | null; // seq of the best-matching entry, for reveal
+}
+
+export interface RecallResult {
+  hits: RecallHit[];
+  more: boolean;
+  relaxed: boolean; // all terms required found fewer than limit: ranked any-term results follow
+  note?: string;
+  truncated: boolean;
+  text: string; // rendered for an agent
+}
+
+export interface ReadResult {
+  conversation: ConversationRefInfo;
+  turns: { turn: number; role: string; text: string; entry: number }[];
+  totalTurns: number;
+  truncated: boolean;
+  text: string;
+}
+
+export interface InspectResult {
+  conversation: ConversationRefInfo;
+  blocks: { entry: number; role: string; text: string; match: boolean }[];
+  truncated: boolean;
+  text: string;
+}
+
+export interface HistoryHit {
+  entry: number;
+  role: 'user' | 'assistant';
+  author?: string;
+  snippet: string;
+}
+export interface HistorySearchResult {
+  hits: HistoryHit[];
+  more: boolean;
+  boundary: number | null;
+  note?: string;
+  text: string;
+}
+export interface HistoryEntry {
+  entry: number;
+  role: string;
+  author?: string;
+  text: string;
+  tool?: { name: string; status: string };
+}
+export interface HistoryReadResult {
+  entries: HistoryEntry[];
+  next?: string;
+  truncated: boolean;
+  text: string;
+}
+export interface HistoryHandoffResult {
+  handoff: string;
+  entry: number;
+}
+
+export interface ConversationListItem extends Conversation {
+  snippet?: string;
+  score?: number;
+  entry?: number | null;
+}
+export interface ListResult {
+  total: number;
+  items: ConversationListItem[];
+}
+export interface EntriesResult {
+  conversation: Conversation;
+  entries: Entry[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+  boundary: number | null;
+}
+export interface ConversationDetail {
+  conversation: Conversation;
+  children: Conversation[];
+  resumeCommand: string | null;
+  boundary: number | null;
+}
+
+export interface IndexStatus {
+  db: string;
+  schemaVersion: number;
+  conversations: number;
+  entries: number;
+  files: number;
+  missingFiles: number;
+  errors: { path: string; line: number | null; reason: string; at: number }[];
+  errorCount: number;
+  lastIndexedAt: number | null;
+  indexing: { active: boolean; filesDone: number; filesTotal: number; entries: number; bytes: number; rateMBps: number } | null;
+  socket: string | null;
+}
+
+export interface ActivityItem {
+  id: number;
+  at: number;
+  client: string;
+  method: string;
+  params: string;
+  conversations: number[];
+  bytes: number;
+}
+
+export interface AppendResult {
+  conversation: number;
+  entries: number;
+}
+
+/** Method name → [params schema, result type]. Transports derive everything from this table. */
+export const METHODS = {
+  suggest: SuggestParams,
+  recall_conversations: RecallParams,
+  read_conversation: ReadParams,
+  conversation_inspect: InspectParams,
+  history_search: HistorySearchParams,
+  history_read: HistoryReadParams,
+  history_handoff: HistoryHandoffParams,
+  status: EmptyParams,
+  'ingest.append': AppendParams,
+  'conversations.list': ListParams,
+  'conversations.get': ConversationParams,
+  'conversations.entries': EntriesParams,
+  'settings.get': EmptyParams,
+  'settings.set': SettingsPatch,
+  activity: ActivityParams,
+} as const;
+export type MethodName = keyof typeof METHODS;
+
+export interface MethodResults {
+  suggest: SuggestResult;
+  recall_conversations: RecallResult;
+  read_conversation: ReadResult;
+  conversation_inspect: InspectResult;
+  history_search: HistorySearchResult;
+  history_read: HistoryReadResult;
+  history_handoff: HistoryHandoffResult;
+  status: IndexStatus;
+  'ingest.append': AppendResult;
+  'conversations.list': ListResult;
+  'conversations.get': ConversationDetail;
+  'conversations.entries': EntriesResult;
+  'settings.get': Settings;
+  'settings.set': Settings;
+  activity: { items: ActivityItem[] };
+}
+
+export type MethodParams<M extends MethodName> = z.infer<(typeof METHODS)[M]>;
+
+/** The api as every transport sees it: one async function per method. */
+export type Api = { [M in MethodName]: (params: MethodParams<M>) => Promise<MethodResults[M]> };
