@@ -1,0 +1,108 @@
+// Pure helpers for the pi adapter: they turn pi's JSON shapes into text and numbers.
+// Session files are untrusted input, so every field is checked before use.
+
+export type Json = Record<string, unknown>;
+
+export const TITLE_MAX = 80;
+export const SUMMARY_MAX = 300;
+export const RESULT_MAX = 2000;
+export const ARGS_MAX = 200;
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Cut long text, saying how much was left out so a reader knows the transcript is partial. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… [${text.length - max} more chars]`;
+}
+
+/** A short preview: first `max` chars, no trailing marker (titles and summaries are shown inline). */
+export function preview(text: string, max: number): string {
+  const t = text.trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** ISO string (entry.timestamp) or epoch ms (message.timestamp) → ms, or undefined. */
+export function parseTs(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string') {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+/**
+ * Text of user, toolResult and custom content: either a string or text/image blocks.
+ * Images carry base64 data we never store; "[image]" keeps their place in the transcript.
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+    else if (block.type === 'image') parts.push('[image]');
+  }
+  return parts.join('\n');
+}
+
+/**
+ * A title from a user message: its first non-empty line, like pi's own session list. A bare slash
+ * command ("/mode") names no topic, so it gives no title and the next user message is tried.
+ */
+export function titleFromText(text: string): string | undefined {
+  if (/^\/[\w:-]+$/.test(text.trim())) return undefined;
+  const line = text
+    .split('\n')
+    .map((s) => s.trim())
+    .find((s) => s.length > 0 && s !== '[image]');
+  return line === undefined ? undefined : preview(line, TITLE_MAX);
+}
+
+// The argument that says most about a call, in order of preference (bash, read/edit/write, grep, web).
+const SALIENT_ARGS = ['command', 'path', 'file_path', 'pattern', 'url', 'query'];
+
+/** A one-line summary of a tool call's arguments: the salient one if any, else compact JSON. */
+export function argSummary(args: unknown): string {
+  if (isObject(args)) {
+    for (const key of SALIENT_ARGS) {
+      const v = args[key];
+      if (typeof v === 'string' && v.length > 0) return truncate(v, ARGS_MAX);
+    }
+  }
+  if (args === undefined) return '';
+  return truncate(JSON.stringify(args) ?? '', ARGS_MAX);
+}
+
+/**
+ * pi names session files `<timestamp>_<sessionId>.jsonl` (the timestamp has no underscore), so a
+ * parentSession/branchedFrom path gives the parent's session id, which is its conversation key.
+ */
+export function sessionIdFromPath(path: string): string | undefined {
+  const m = /_([^_/\\]+)\.jsonl$/.exec(path);
+  return m?.[1];
+}
+
+/** `$ command` then the (truncated) output, with the outcome when it is not a plain success. */
+export function bashText(msg: Json): string {
+  const command = str(msg.command) ?? '';
+  const output = str(msg.output) ?? '';
+  let text = `$ ${command}\n${truncate(output, RESULT_MAX)}`;
+  if (msg.cancelled === true) text += '\n(cancelled)';
+  else if (typeof msg.exitCode === 'number' && msg.exitCode !== 0) text += `\n(exit code ${msg.exitCode})`;
+  return text;
+}
+
+export function bashStatus(msg: Json): string | undefined {
+  if (msg.cancelled === true) return 'cancelled';
+  if (typeof msg.exitCode !== 'number') return undefined;
+  return msg.exitCode === 0 ? 'ok' : 'error';
+}

@@ -1,0 +1,186 @@
+// Maps one pi session entry to the records it yields, without ids, seqs or parents: the parser
+// places them in the tree (pi.ts). Pure: no parser state is read or written here.
+import type { EntryRecord } from '../types.js';
+import {
+  argSummary,
+  bashStatus,
+  bashText,
+  contentText,
+  isObject,
+  parseTs,
+  RESULT_MAX,
+  str,
+  truncate,
+  type Json,
+} from './pi-content.js';
+
+/** A record before placement. `callId` links a tool_call to the toolResult that settles it. */
+export type Draft = Omit<EntryRecord, 'seq' | 'sourceId' | 'parentSourceId'> & { callId?: string };
+
+export interface EntryResult {
+  drafts: Draft[];
+  /** Text of a user message (title candidate). */
+  userText?: string;
+  /** session_info name (the user-chosen title). */
+  name?: string;
+  /** A compaction or branch summary (conversation preview). */
+  summary?: string;
+  /** toolResult: the call it answers and the status to give that call. */
+  settles?: { callId: string; status: string };
+  /** compaction: the first kept entry as a raw pi id (v2/v3) or file-entry index (v1). */
+  firstKept?: { id: string } | { index: number };
+}
+
+const NONE: EntryResult = { drafts: [] };
+
+export function entryResult(obj: Json, type: string): EntryResult {
+  const ts = parseTs(obj.timestamp);
+  switch (type) {
+    case 'message':
+      return isObject(obj.message) ? messageResult(obj.message, ts ?? parseTs(obj.message.timestamp)) : NONE;
+    case 'custom_message':
+      return { drafts: [customDraft(obj, ts)] };
+    case 'compaction':
+      return compactionResult(obj, ts);
+    case 'branch_summary':
+      return summaryResult('branch_summary', str(obj.summary) ?? '', ts);
+    case 'session_info': {
+      const name = str(obj.name)?.trim();
+      return name ? { drafts: [], name } : NONE;
+    }
+    default:
+      // model_change, thinking_level_change, label, custom, active_tools_change, leaf and types
+      // added after this was written: nothing to show in a transcript.
+      return NONE;
+  }
+}
+
+function messageResult(msg: Json, ts: number | undefined): EntryResult {
+  switch (msg.role) {
+    case 'user': {
+      const text = contentText(msg.content);
+      return { drafts: [{ role: 'user', kind: 'message', text, indexed: true, ts }], userText: text };
+    }
+    case 'assistant':
+      return { drafts: assistantDrafts(msg, ts) };
+    case 'toolResult':
+      return toolResult(msg, ts);
+    case 'bashExecution':
+      return { drafts: [bashDraft(msg, ts)] };
+    case 'custom':
+    case 'hookMessage': // v2 name of `custom` (pi's v2→v3 migration renames it)
+      return { drafts: [customDraft(msg, ts)] };
+    // pi refuses to append these as messages, but its types allow them: keep their text.
+    case 'compactionSummary':
+      return summaryResult('compaction', str(msg.summary) ?? '', ts);
+    case 'branchSummary':
+      return summaryResult('branch_summary', str(msg.summary) ?? '', ts);
+    default:
+      return NONE;
+  }
+}
+
+/**
+ * One assistant message becomes: its thinking (one record), its text (one record), then one record
+ * per tool call, in that order: pi's models emit blocks in that order, and readers want the
+ * reasoning before the answer.
+ */
+function assistantDrafts(msg: Json, ts: number | undefined): Draft[] {
+  const blocks: unknown[] = Array.isArray(msg.content)
+    ? msg.content
+    : typeof msg.content === 'string'
+      ? [{ type: 'text', text: msg.content }]
+      : [];
+  const author = str(msg.model);
+  const thinking: string[] = [];
+  const text: string[] = [];
+  const calls: Draft[] = [];
+  for (const b of blocks) {
+    if (!isObject(b)) continue;
+    if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) text.push(b.text);
+    else if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking.trim()) thinking.push(b.thinking);
+    else if (b.type === 'toolCall') calls.push(toolCallDraft(b, author, ts));
+  }
+  const drafts: Draft[] = [];
+  if (thinking.length) {
+    drafts.push({ role: 'assistant', author, kind: 'thinking', text: thinking.join('\n\n'), indexed: false, ts });
+  }
+  if (text.length) {
+    drafts.push({ role: 'assistant', author, kind: 'message', text: text.join('\n\n'), indexed: true, ts });
+  }
+  drafts.push(...calls);
+  if (drafts.length === 0) {
+    // An aborted or failed turn has no content; keep a marker so the transcript shows it happened.
+    const stop = str(msg.stopReason);
+    const error = str(msg.errorMessage);
+    if (error || (stop && stop !== 'stop' && stop !== 'toolUse')) {
+      const text = error ? `[${stop ?? 'error'}] ${error}` : `[${stop}]`;
+      drafts.push({ role: 'assistant', author, kind: 'message', text, indexed: false, ts });
+    }
+  }
+  return drafts;
+}
+
+function toolCallDraft(block: Json, author: string | undefined, ts: number | undefined): Draft {
+  return {
+    role: 'tool',
+    author,
+    kind: 'tool_call',
+    text: argSummary(block.arguments),
+    indexed: false,
+    toolName: str(block.name),
+    toolStatus: 'pending',
+    ts,
+    callId: str(block.id),
+  };
+}
+
+function toolResult(msg: Json, ts: number | undefined): EntryResult {
+  const status = msg.isError === true ? 'error' : 'ok';
+  const draft: Draft = {
+    role: 'tool',
+    kind: 'tool_result',
+    text: truncate(contentText(msg.content), RESULT_MAX),
+    indexed: false,
+    toolName: str(msg.toolName),
+    toolStatus: status,
+    ts,
+  };
+  const callId = str(msg.toolCallId);
+  return { drafts: [draft], settles: callId ? { callId, status } : undefined };
+}
+
+function bashDraft(msg: Json, ts: number | undefined): Draft {
+  return { role: 'tool', kind: 'bash', text: bashText(msg), indexed: false, toolStatus: bashStatus(msg), ts };
+}
+
+/**
+ * Extension messages (custom_message entries, `custom` role messages). pi sends them to the model
+ * as user messages, so role 'user'; but an extension wrote them, not the person, so they are not
+ * indexed (the contract keeps the index to real user/assistant text) even when pi displays them.
+ */
+function customDraft(src: Json, ts: number | undefined): Draft {
+  return {
+    role: 'user',
+    author: str(src.customType),
+    kind: 'custom',
+    text: truncate(contentText(src.content), RESULT_MAX),
+    indexed: false,
+    ts,
+  };
+}
+
+function compactionResult(obj: Json, ts: number | undefined): EntryResult {
+  const result = summaryResult('compaction', str(obj.summary) ?? '', ts);
+  const id = str(obj.firstKeptEntryId);
+  if (id) result.firstKept = { id };
+  else if (typeof obj.firstKeptEntryIndex === 'number') result.firstKept = { index: obj.firstKeptEntryIndex };
+  return result;
+}
+
+function summaryResult(kind: 'compaction' | 'branch_summary', summary: string, ts: number | undefined): EntryResult {
+  return {
+    drafts: [{ role: 'system', kind, text: summary, indexed: false, ts }],
+    summary: summary.trim() ? summary : undefined,
+  };
+}
