@@ -95,7 +95,10 @@ export function createReader(db: Db) {
     `SELECT seq, kind, first_kept_source_id FROM entries
      WHERE conversation_id = ? AND kind IN ('compaction', 'reset') AND off_path = 0 ORDER BY seq DESC LIMIT 1`,
   );
-  const seqOfSource = db.prepare<[number, string], { seq: number }>('SELECT seq FROM entries WHERE conversation_id = ? AND source_id = ?');
+  const seqOfSource = db.prepare<[number, string], { seq: number | null }>(
+    // One source line can yield several entries (thinking, text, tool call): the boundary is the first.
+    'SELECT min(seq) AS seq FROM entries WHERE conversation_id = ? AND source_id = ?',
+  );
 
   /** Resolves a numeric id, an agent session id, or a session file path. */
   function conversation(ref: string | number): Conversation | null {

@@ -1,0 +1,252 @@
+// Turns the lines of one Codex rollout file into ingest ops. Line shapes are read by the pure
+// helpers in codex-content.ts; this file keeps the cross-line bookkeeping: the session's identity,
+// tool calls waiting for their output, and the user text Codex records twice.
+import { LineError, type ConversationMeta, type EntryRecord, type IngestOp, type LineParser } from '../types.js';
+import {
+  assistantText,
+  callInfo,
+  outputInfo,
+  parentThread,
+  reasoningText,
+  requestText,
+  sessionIdFromPath,
+  userParts,
+} from './codex-content.js';
+import {
+  baseName,
+  isAbsolutePath,
+  isObject,
+  nonEmpty,
+  parseJsonObject,
+  parseTs,
+  preview,
+  putCapped,
+  str,
+  SUMMARY_MAX,
+  titleFromText,
+  type Json,
+} from './text.js';
+
+/** Unanswered tool calls kept to settle later; older ones stay 'pending' forever (interrupted). */
+const PENDING_CAP = 300;
+
+interface CodexState {
+  v: 1;
+  key?: string;
+  announced?: boolean;
+  seq: number;
+  titleRank: number;
+  summarised?: boolean;
+  cwd?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  /** call_id → the tool_call entry, until its output arrives. */
+  pending: Record<string, EntryRecord>;
+  /** The last user entry's text while nothing else followed it (see userText). */
+  lastUser?: string;
+}
+
+function isCodexState(v: unknown): v is CodexState {
+  return isObject(v) && v.v === 1 && typeof v.seq === 'number' && isObject(v.pending);
+}
+
+/** State from a previous parser of the same file; anything unrecognised starts over. */
+function restore(raw: unknown): CodexState {
+  return isCodexState(raw) ? structuredClone(raw) : { v: 1, seq: 0, titleRank: 0, pending: {} };
+}
+
+export class CodexParser implements LineParser {
+  private readonly s: CodexState;
+  private ops: IngestOp[] = [];
+
+  constructor(
+    private readonly path: string,
+    state: unknown,
+  ) {
+    this.s = restore(state);
+  }
+
+  state(): unknown {
+    return structuredClone(this.s);
+  }
+
+  line(text: string, lineNo: number): IngestOp[] {
+    const obj = parseJsonObject(text);
+    if (typeof obj === 'string') throw new LineError(obj);
+    this.ops = [];
+    if (typeof obj.type === 'string' && isObject(obj.payload)) this.item(obj.type, obj.payload, parseTs(obj.timestamp), lineNo);
+    else this.legacy(obj, lineNo);
+    return this.ops;
+  }
+
+  /** Rollouts since late 2025: `{timestamp, type, payload}`. */
+  private item(type: string, p: Json, ts: number | undefined, lineNo: number): void {
+    switch (type) {
+      case 'session_meta':
+        return this.sessionMeta(p, ts);
+      case 'turn_context':
+        this.s.lastUser = undefined; // a new turn: the same text again is a new message
+        return this.workspace(p.cwd);
+      case 'response_item':
+        return this.responseItem(p, ts, lineNo);
+      case 'compacted':
+        return this.compacted(p, ts, lineNo);
+      case 'event_msg':
+        // Events mirror the response items (agent_message, agent_reasoning, …) and are skipped,
+        // except user_message: some rollouts record the user's text only there.
+        if (p.type === 'user_message') this.userText(str(p.message) ?? '', countImages(p), ts, lineNo);
+        else if (p.type === 'task_started') this.s.lastUser = undefined;
+        return;
+    }
+  }
+
+  /**
+   * Early rollouts (mid-2025): a first line `{id, timestamp, instructions, git}`, then bare response
+   * items without timestamps, and `{record_type: "state"}` markers.
+   */
+  private legacy(obj: Json, lineNo: number): void {
+    if (obj.record_type !== undefined) return;
+    if (typeof obj.type === 'string') this.responseItem(obj, parseTs(obj.timestamp), lineNo);
+    else if (nonEmpty(obj.id) && obj.timestamp !== undefined) this.sessionMeta(obj, parseTs(obj.timestamp));
+  }
+
+  // ---- conversation --------------------------------------------------------------------------
+
+  /** The session id: from session_meta, else from the file name `rollout-…-<uuid>.jsonl`. */
+  private conv(): string {
+    if (this.s.key === undefined) this.s.key = sessionIdFromPath(this.path) ?? baseName(this.path).replace(/\.jsonl$/, '');
+    if (!this.s.announced) {
+      this.s.announced = true;
+      this.meta({ sessionId: this.s.key });
+    }
+    return this.s.key;
+  }
+
+  private meta(meta: ConversationMeta): void {
+    this.ops.push({ op: 'conversation', conv: this.s.key!, meta });
+  }
+
+  /** Only the first session_meta names the session: a resumed or forked rollout may repeat others. */
+  private sessionMeta(p: Json, ts: number | undefined): void {
+    if (this.s.announced) return;
+    this.s.key ??= nonEmpty(p.id) ?? sessionIdFromPath(this.path);
+    this.conv();
+    const meta: ConversationMeta = {};
+    const created = parseTs(p.timestamp) ?? ts;
+    if (created !== undefined) meta.createdAt = this.s.createdAt = created;
+    const sub = parentThread(p.source);
+    if (sub.isSubagent) meta.isSubagent = true;
+    if (sub.parent) meta.parentKey = sub.parent;
+    if (Object.keys(meta).length > 0) this.meta(meta);
+    this.workspace(p.cwd);
+  }
+
+  /** session_meta's cwd, then each turn_context's: the latest one is the workspace. */
+  private workspace(cwd: unknown): void {
+    if (!isAbsolutePath(cwd) || cwd === this.s.cwd) return;
+    this.conv();
+    this.s.cwd = cwd;
+    this.meta({ workspace: cwd });
+  }
+
+  /** A new entry (with the next seq) at this line; lines carry no ids, so the line number is one. */
+  private add(fields: Omit<EntryRecord, 'seq' | 'sourceId' | 'ts'>, ts: number | undefined, lineNo: number): EntryRecord {
+    this.conv();
+    if (ts !== undefined) {
+      const meta: ConversationMeta = {};
+      if (this.s.createdAt === undefined) meta.createdAt = this.s.createdAt = ts;
+      if (ts > (this.s.updatedAt ?? -Infinity)) meta.updatedAt = this.s.updatedAt = ts;
+      if (Object.keys(meta).length > 0) this.meta(meta);
+    }
+    const entry: EntryRecord = { seq: this.s.seq++, sourceId: `line:${lineNo}`, ts, ...fields };
+    this.ops.push({ op: 'entry', conv: this.s.key!, entry });
+    if (fields.role !== 'user') this.s.lastUser = undefined;
+    return entry;
+  }
+
+  // ---- items ---------------------------------------------------------------------------------
+
+  private responseItem(p: Json, ts: number | undefined, lineNo: number): void {
+    const type = str(p.type) ?? '';
+    if (type === 'message') return this.message(p, ts, lineNo);
+    if (type === 'reasoning') {
+      const text = reasoningText(p);
+      if (text) this.add({ role: 'assistant', kind: 'thinking', text, indexed: false }, ts, lineNo);
+      return;
+    }
+    if (type.endsWith('_call_output')) return this.output(p, ts, lineNo);
+    if (type.endsWith('_call')) return this.call(type, p, ts, lineNo);
+    // ghost_snapshot (undo checkpoints) and other items: nothing for a transcript.
+  }
+
+  private message(p: Json, ts: number | undefined, lineNo: number): void {
+    if (p.role === 'user') {
+      const { text, images } = userParts(p.content);
+      this.userText(text, images, ts, lineNo);
+    } else if (p.role === 'assistant') {
+      const text = assistantText(p.content);
+      if (!text.trim()) return;
+      this.add({ role: 'assistant', kind: 'message', text, indexed: true }, ts, lineNo);
+      if (!this.s.summarised) {
+        this.s.summarised = true;
+        this.meta({ summary: preview(text, SUMMARY_MAX) });
+      }
+    }
+    // developer and system messages are instructions Codex assembled, not conversation.
+  }
+
+  /**
+   * Codex records the user's text twice, as a response item and as a user_message event, in
+   * either order, and some rollouts have only one of them. The second copy of the same text with
+   * nothing in between (no other entry, no new turn) is dropped.
+   */
+  private userText(text: string, images: number, ts: number | undefined, lineNo: number): void {
+    const key = text.trim();
+    if (key === '' && images === 0) return;
+    if (this.s.lastUser === key) return;
+    const body = [text, ...Array<string>(images).fill('[image]')].filter((s) => s !== '').join('\n');
+    this.add({ role: 'user', kind: 'message', text: body, indexed: true }, ts, lineNo);
+    this.s.lastUser = key;
+    if (this.s.titleRank === 0) {
+      const title = titleFromText(requestText(text));
+      if (title) {
+        this.s.titleRank = 1;
+        this.meta({ title, titleRank: 1 });
+      }
+    }
+  }
+
+  private call(type: string, p: Json, ts: number | undefined, lineNo: number): void {
+    const info = callInfo(type, p);
+    const fields = { text: info.text, toolName: info.name, toolStatus: info.status };
+    const entry = this.add({ ...fields, role: 'tool', kind: 'tool_call', indexed: false }, ts, lineNo);
+    if (info.callId) putCapped(this.s.pending, info.callId, entry, PENDING_CAP);
+  }
+
+  private output(p: Json, ts: number | undefined, lineNo: number): void {
+    const { text, status } = outputInfo(p.output);
+    const callId = nonEmpty(p.call_id);
+    const call = callId !== undefined ? this.s.pending[callId] : undefined;
+    if (call && callId !== undefined) {
+      delete this.s.pending[callId];
+      this.ops.push({ op: 'entry', conv: this.conv(), entry: { ...call, toolStatus: status } });
+    }
+    this.add({ role: 'tool', kind: 'tool_result', text, indexed: false, toolName: call?.toolName, toolStatus: status }, ts, lineNo);
+  }
+
+  /**
+   * A `compacted` line replaces the history before it with a summary. What the model sees next
+   * starts with that summary, so the boundary's first kept entry is the compaction entry itself
+   * (equivalently: nothing before it is kept; the next entry is the first one after it). Its own
+   * sourceId resolves at once, where the next entry's would need a re-emit once it arrives.
+   */
+  private compacted(p: Json, ts: number | undefined, lineNo: number): void {
+    const text = nonEmpty(p.message) ?? '[context compacted]';
+    this.add({ role: 'system', kind: 'compaction', text, indexed: false, firstKeptSourceId: `line:${lineNo}` }, ts, lineNo);
+  }
+}
+
+function countImages(p: Json): number {
+  const n = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+  return n(p.images) + n(p.local_images);
+}
