@@ -2,9 +2,11 @@
 import { StoreError } from '../store/db.js';
 import { UsageError, type CliIO, type Command } from './command.js';
 import { indexCommand, statsCommand } from './index-commands.js';
+import { agentCommands } from './agent-commands.js';
 import { forgetCommand } from './privacy-commands.js';
+import { recallCommands } from './recall-commands.js';
 
-const COMMANDS: Command[] = [indexCommand, statsCommand, forgetCommand];
+const COMMANDS: Command[] = [indexCommand, statsCommand, ...recallCommands, forgetCommand, ...agentCommands];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

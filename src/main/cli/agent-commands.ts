@@ -1,0 +1,221 @@
+// `throughline serve | mcp | hook | install | uninstall | activity`: the agent side of the CLI.
+// Each command loads its modules on demand, so the hook (run on every prompt) pays for little.
+import path from 'node:path';
+import { dbPathFrom, intFlag, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+
+const AGENTS = ['claude', 'codex', 'pi'] as const;
+type Agent = (typeof AGENTS)[number];
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the daemon: index, watch, and answer agents on the local socket',
+  help: `Usage: throughline serve [--db FILE] [--socket PATH] [--log FILE] [--no-watch] [--ui [--host H] [--port N]]
+
+Opens (or creates) the index, indexes new sessions in the background and keeps watching them, and
+answers agents on the local socket (JSON-RPC 2.0, one JSON object per line; see docs/agents.md).
+Stops cleanly on SIGINT/SIGTERM. Refuses to start while another server holds the socket.
+  --socket PATH  the socket (default $THROUGHLINE_SOCKET, $XDG_RUNTIME_DIR/throughline/agent.sock,
+                 else /tmp/throughline-$UID/agent.sock)
+  --log FILE     the log (default $XDG_STATE_HOME/throughline/daemon.log)
+  --no-watch     answer from the index as it is: no indexing, no watching
+  --ui           also serve the UI over HTTP on --host (default 127.0.0.1) and --port (default: any free)
+  --db FILE      the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values } = parseFlags(args, {
+      socket: { type: 'string' },
+      log: { type: 'string' },
+      'no-watch': { type: 'boolean' },
+      ui: { type: 'boolean' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+    });
+    const port = intFlag(values.port, 'port', 0, 65535);
+    const { startDaemon } = await import('../server/daemon.js');
+    const daemon = await startDaemon({
+      dbPath: dbPathFrom(values, io.env),
+      socketPath: values.socket ? path.resolve(values.socket) : undefined,
+      env: io.env,
+      log: values.log ? path.resolve(values.log) : undefined,
+      watch: !values['no-watch'],
+      http: values.ui ? { host: values.host ?? '127.0.0.1', port, token: io.env.THROUGHLINE_HTTP_TOKEN } : undefined,
+    }).catch((err: Error & { kind?: string }) => {
+      // Expected refusals (already running, unsafe folder) are a message, not a stack trace.
+      if (err.kind === undefined) throw err;
+      io.err(`throughline serve: ${err.message}\n`);
+      return null;
+    });
+    if (!daemon) return 1;
+    io.err(`Throughline is serving agents on ${daemon.socketPath} (pid ${process.pid}).\n`);
+    if (daemon.httpUrl) io.out(`${daemon.httpUrl}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        daemon.log('info', `${signal}: shutting down`);
+        void daemon.close().then(resolve, resolve);
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    return 0;
+  },
+};
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve the recall and history tools over MCP (stdio)',
+  help: `Usage: throughline mcp [--db FILE] [--socket PATH]
+
+An MCP server on stdin/stdout with recall_conversations, read_conversation, conversation_inspect,
+history_search, history_read and history_handoff. Uses the running daemon's socket, or opens the
+index read-only when none runs. $THROUGHLINE_TOKEN: an agent token from settings.
+$THROUGHLINE_CONVERSATION: the default "conversation" for the history tools.
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values } = parseFlags(args, { socket: { type: 'string' } });
+    const { serveMcp } = await import('../mcp/server.js');
+    await serveMcp({ dbPath: dbPathFrom(values, io.env), socketPath: values.socket, env: io.env });
+    return 0;
+  },
+};
+
+export const hookCommand: Command = {
+  name: 'hook',
+  summary: 'turn-start hook for Claude Code: `hook claude` reads the hook JSON on stdin',
+  help: `Usage: throughline hook claude [--db FILE] [--socket PATH]
+
+Run by Claude Code (installed by \`throughline install claude\`). Reads the hook JSON on stdin; on a
+session's first UserPromptSubmit prints the pointer block as additionalContext, on SessionStart after a
+compaction a note on the history tools; otherwise nothing. Never fails the prompt: errors go to
+$XDG_STATE_HOME/throughline/hook.log and it exits 0.
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const fs = await import('node:fs');
+    const { stateDir } = await import('../server/paths.js');
+    const logFile = path.join(stateDir(io.env), 'hook.log');
+    const log = (message: string) => {
+      try {
+        fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+        fs.appendFileSync(logFile, `${new Date().toISOString()} ${message}\n`, { mode: 0o600 });
+      } catch {
+        // Logging must not be the thing that fails the hook.
+      }
+    };
+    try {
+      const { values, positionals } = parseFlags(args, { socket: { type: 'string' } });
+      if (positionals[0] !== 'claude') {
+        log(`hook: unknown agent "${positionals[0] ?? ''}" (expected "claude")`);
+        return 0;
+      }
+      const stdin = await readStdin(1024 * 1024);
+      const { runClaudeHook } = await import('../integrations/claude-hook.js');
+      const out = await runClaudeHook(stdin, { dbPath: dbPathFrom(values, io.env), socketPath: values.socket, env: io.env }, log);
+      if (out) io.out(out);
+    } catch (err) {
+      log(`hook: ${(err as Error).stack ?? String(err)}`);
+    }
+    return 0;
+  },
+};
+
+function readStdin(max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    process.stdin.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) reject(new Error(`hook input over ${max} bytes`));
+      else chunks.push(c);
+    });
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+function agentArg(positionals: string[], verb: string): Agent {
+  const agent = positionals[0] as Agent | undefined;
+  if (!agent || !AGENTS.includes(agent)) throw new UsageError(`${verb} takes one of ${AGENTS.join(', ')}`);
+  return agent;
+}
+
+async function installer(agent: Agent) {
+  if (agent === 'claude') {
+    const m = await import('../integrations/claude-install.js');
+    return { install: m.installClaude, uninstall: m.uninstallClaude };
+  }
+  if (agent === 'codex') {
+    const m = await import('../integrations/codex-install.js');
+    return { install: m.installCodex, uninstall: m.uninstallCodex };
+  }
+  const m = await import('../integrations/pi-install.js');
+  return { install: m.installPi, uninstall: m.uninstallPi };
+}
+
+function installCommand(verb: 'install' | 'uninstall'): Command {
+  return {
+    name: verb,
+    summary: verb === 'install' ? 'connect an agent: claude (hook + MCP), codex (MCP), pi (extension)' : 'remove what `install` added for an agent',
+    help: `Usage: throughline ${verb} claude|codex|pi [--json]
+
+${
+  verb === 'install'
+    ? `claude  adds a UserPromptSubmit hook and a SessionStart("compact") hook to $CLAUDE_CONFIG_DIR/settings.json
+        (default ~/.claude/settings.json) and the MCP server "throughline" to the user's .claude.json
+codex   adds [mcp_servers.throughline] to $CODEX_HOME/config.toml (default ~/.codex/config.toml)
+pi      copies the extension to $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/)
+Idempotent; every file is backed up (FILE.throughline-backup-TIMESTAMP) before it changes.
+$THROUGHLINE_COMMAND overrides how agents start Throughline (default: this node and bin/throughline.mjs).`
+    : 'Removes exactly the entries `install` added (backing up each file first); leaves everything else.'
+}
+`,
+    async run(args: string[], io: CliIO): Promise<number> {
+      const { values, positionals } = parseFlags(args, {});
+      const agent = agentArg(positionals, verb);
+      const report = (await installer(agent))[verb]({ env: io.env });
+      if (values.json) {
+        printJson(io, report);
+        return 0;
+      }
+      for (const f of report.changed) io.out(`${verb === 'install' ? 'updated' : 'cleaned'} ${f}\n`);
+      for (const f of report.unchanged) io.out(`unchanged ${f}\n`);
+      for (const f of report.backups) io.out(`backup    ${f}\n`);
+      for (const n of report.notes) io.out(`${n}\n`);
+      if (!report.changed.length && !report.unchanged.length) io.out(`Nothing to ${verb} for ${agent}.\n`);
+      return 0;
+    },
+  };
+}
+
+export const activityCommand: Command = {
+  name: 'activity',
+  summary: 'what agents asked and were given',
+  help: `Usage: throughline activity [--db FILE] [--limit N] [--json]
+
+The latest agent calls, newest first: time, client, method, a summary of the params, the
+conversations returned and the size of the answer. --limit N (1–1000, default 50).
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values } = parseFlags(args, { limit: { type: 'string' } });
+    const limit = intFlag(values.limit, 'limit', 1, 1000) ?? 50;
+    const { openDb } = await import('../store/db.js');
+    const { createActivityLog } = await import('../store/activity.js');
+    const db = openDb(dbPathFrom(values, io.env), { readonly: true });
+    try {
+      const items = createActivityLog(db).recent(limit);
+      if (values.json) {
+        printJson(io, { items });
+        return 0;
+      }
+      if (!items.length) io.out('No agent activity yet.\n');
+      for (const a of items) {
+        const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
+        const convs = a.conversations.length ? ` → ${a.conversations.join(', ')}` : '';
+        io.out(`${when}  ${a.client.padEnd(12)} ${a.method.padEnd(20)} ${a.params}${convs}  ${a.bytes} B\n`);
+      }
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+};
+
+export const agentCommands: Command[] = [serveCommand, mcpCommand, hookCommand, installCommand('install'), installCommand('uninstall'), activityCommand];

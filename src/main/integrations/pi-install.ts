@@ -1,0 +1,51 @@
+// `throughline install pi` / `uninstall pi`: copies resources/pi-extension/throughline.ts to where pi
+// auto-discovers extensions, $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/).
+import fs from 'node:fs';
+import path from 'node:path';
+import { backupFile, emptyReport, home, packageRoot, readText, updateFile, type InstallReport } from './files.js';
+
+export function piExtensionSource(): string {
+  return path.join(packageRoot(), 'resources', 'pi-extension', 'throughline.ts');
+}
+
+export function piExtensionTarget(env: NodeJS.ProcessEnv = process.env): string {
+  const agentDir = env.PI_CODING_AGENT_DIR || path.join(home(env), '.pi', 'agent');
+  return path.join(agentDir, 'extensions', 'throughline.ts');
+}
+
+/** A file we put there says so in its first lines; anything else named throughline.ts is not ours to delete. */
+function isOurs(text: string): boolean {
+  return text.slice(0, 400).includes('Throughline for pi');
+}
+
+export function installPi(options: { env?: NodeJS.ProcessEnv } = {}): InstallReport {
+  const env = options.env ?? process.env;
+  const report = emptyReport();
+  const target = piExtensionTarget(env);
+  const source = readText(piExtensionSource());
+  if (source === undefined) throw new Error(`The pi extension is missing from this installation (${piExtensionSource()}).`);
+  updateFile(target, readText(target), source, report);
+  report.notes.push('pi loads it at its next start (or /reload in a running pi).');
+  return report;
+}
+
+export function uninstallPi(options: { env?: NodeJS.ProcessEnv } = {}): InstallReport {
+  const env = options.env ?? process.env;
+  const report = emptyReport();
+  const target = piExtensionTarget(env);
+  const text = readText(target);
+  if (text === undefined) return report;
+  if (!isOurs(text)) {
+    report.notes.push(`${target} was not installed by Throughline; left alone.`);
+    report.unchanged.push(target);
+    return report;
+  }
+  // A copy the user edited is kept as a backup rather than lost.
+  if (text !== readText(piExtensionSource())) {
+    const backup = backupFile(target);
+    if (backup) report.backups.push(backup);
+  }
+  fs.rmSync(target);
+  report.changed.push(target);
+  return report;
+}

@@ -1,0 +1,212 @@
+// Who may see what over the agent transports (socket, MCP). The api itself trusts its caller; a
+// transport decides what a caller may ask. A connection is either the local user (no token: same
+// uid, the socket is 0600) with full access, or a named token from settings, optionally limited to
+// workspaces. A limited token is held inside its workspaces three times: its params are forced or
+// checked before the call, the conversation it names is checked, and results are filtered after.
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Api, IndexStatus, MethodName, RecallResult, SuggestResult } from '../../shared/api.js';
+import { ApiError, dispatch as rawDispatch, RPC, validate } from '../api/dispatch.js';
+import { RecallError } from '../recall/index.js';
+
+export interface Principal {
+  /** Shown in the activity log. */
+  client: string;
+  /** The token's name, or null for the local user. */
+  token: string | null;
+  /** null: every workspace. */
+  workspaces: string[] | null;
+}
+
+export const localUser = (client = 'socket'): Principal => ({ client, token: null, workspaces: null });
+
+/** What a workspace-limited token may call: the agent methods, never settings, activity or the UI's lists. */
+const LIMITED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
+  'suggest',
+  'recall_conversations',
+  'read_conversation',
+  'conversation_inspect',
+  'history_search',
+  'history_read',
+  'history_handoff',
+  'status',
+  'ingest.append',
+]);
+
+function sameSecret(a: string, b: string): boolean {
+  const x = crypto.createHash('sha256').update(a).digest();
+  const y = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(x, y);
+}
+
+/** Resolves a token against settings.tokens; a wrong token is refused, never downgraded to the local user. */
+export async function authenticate(api: Api, token: string | undefined, client: string | undefined): Promise<Principal> {
+  if (token === undefined) return localUser(client || 'socket');
+  const settings = await api['settings.get']({});
+  const entry = settings.tokens.find((t) => sameSecret(t.token, token));
+  if (!entry) throw new ApiError(RPC.FORBIDDEN, 'Unknown token. Use a token listed in Throughline’s settings (tokens), or connect without one as the local user.');
+  const workspaces = entry.workspaces?.length ? entry.workspaces.map((w) => path.resolve(w)) : null;
+  return { client: client || entry.name, token: entry.name, workspaces };
+}
+
+/** A workspace is inside an allowed one when it is that folder or below it. */
+export function within(workspace: string | null | undefined, allowed: string[] | null): boolean {
+  if (allowed === null) return true;
+  if (!workspace) return false;
+  const ws = path.resolve(workspace);
+  return allowed.some((a) => ws === a || ws.startsWith(a.endsWith(path.sep) ? a : a + path.sep));
+}
+
+/**
+ * dispatch() knows the store's errors but not the recall engine's: without this an unknown conversation
+ * or a bad cursor would reach the agent as an internal error instead of -32004 / -32602.
+ */
+async function dispatch(api: Api, method: string, params: unknown): Promise<unknown> {
+  const mapped = new Proxy(api, {
+    get(target, key) {
+      const fn = Reflect.get(target, key) as ((p: unknown) => Promise<unknown>) | undefined;
+      if (typeof fn !== 'function') return fn;
+      return async (p: unknown) => {
+        try {
+          return await fn(p);
+        } catch (err) {
+          if (err instanceof RecallError) throw new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
+          throw err;
+        }
+      };
+    },
+  });
+  return rawDispatch(mapped, method, params);
+}
+
+function forbidden(message: string): ApiError {
+  return new ApiError(RPC.FORBIDDEN, message);
+}
+
+/** The workspace a limited call runs in: the one it names (if allowed), else the token's only one. */
+function forcedWorkspace(p: Principal, requested: string | undefined): string {
+  const allowed = p.workspaces!;
+  if (requested && requested !== 'all') {
+    if (!within(requested, allowed)) throw forbidden(`Token "${p.token}" is limited to ${allowed.join(', ')}; ${requested} is outside.`);
+    return requested;
+  }
+  if (allowed.length === 1) return allowed[0]!;
+  throw forbidden(`Token "${p.token}" is limited to several workspaces (${allowed.join(', ')}); pass one of them as "workspace".`);
+}
+
+async function conversationWorkspace(api: Api, ref: string | number): Promise<{ id: number; workspace: string | null }> {
+  const detail = await dispatch(api, 'conversations.get', { conversation_id: ref });
+  const c = (detail as Awaited<ReturnType<Api['conversations.get']>>).conversation;
+  return { id: c.id, workspace: c.workspace };
+}
+
+function refOf(method: MethodName, params: Record<string, unknown>): string | number | undefined {
+  if (method === 'read_conversation' || method === 'conversation_inspect') return params.conversation_id as string | number;
+  if (method.startsWith('history_')) return params.conversation as string;
+  return undefined;
+}
+
+export interface CallOutcome {
+  result: unknown;
+  /** The conversations the answer names, for the activity log. */
+  conversations: number[];
+}
+
+/** Validates, authorizes, runs and filters one call. Throws ApiError with a JSON-RPC code. */
+export async function guardedCall(api: Api, principal: Principal, method: string, rawParams: unknown): Promise<CallOutcome> {
+  const call = validate(method, rawParams);
+  const name = call.method;
+  const params = call.params as Record<string, unknown>;
+  const limited = principal.workspaces;
+  let named: { id: number; workspace: string | null } | null = null;
+
+  if (limited) {
+    if (!LIMITED_METHODS.has(name)) throw forbidden(`Token "${principal.token}" may not call ${name}; it is limited to the agent methods.`);
+    if (name === 'suggest') {
+      params.workspace = forcedWorkspace(principal, params.workspace as string | undefined);
+      params.scope = 'workspace';
+    } else if (name === 'recall_conversations') {
+      params.workspace = forcedWorkspace(principal, params.workspace as string | undefined);
+    } else if (name === 'ingest.append') {
+      const conv = params.conversation as { id: string; workspace?: string };
+      conv.workspace = forcedWorkspace(principal, conv.workspace);
+      // Appending under an id that already names a conversation elsewhere would move it into reach.
+      const existing = await conversationWorkspace(api, conv.id).catch(() => null);
+      if (existing && !within(existing.workspace, limited)) throw forbidden(`Conversation "${conv.id}" is outside token "${principal.token}"'s workspaces.`);
+    }
+  }
+  const ref = refOf(name, params);
+  if (ref !== undefined && (limited || name.startsWith('history_'))) {
+    named = await conversationWorkspace(api, ref);
+    if (!within(named.workspace, limited)) throw forbidden(`That conversation is outside token "${principal.token}"'s workspaces.`);
+  }
+
+  let result = await dispatch(api, name, params);
+  if (limited) result = filterResult(name, result, limited);
+  return { result, conversations: conversationsOf(name, result, named) };
+}
+
+/** The last guard: nothing outside the token's workspaces leaves, whatever the engine returned. */
+function filterResult(method: MethodName, result: unknown, allowed: string[]): unknown {
+  if (method === 'suggest') {
+    const r = result as SuggestResult;
+    const kept = r.suggestions.filter((s) => within(s.workspace, allowed));
+    if (kept.length === r.suggestions.length) return r;
+    // The block was rendered from the unfiltered list: withhold it rather than leak a line of it.
+    return { ...r, suggestions: kept, block: '', reason: 'Suggestions outside this token’s workspaces were withheld.' };
+  }
+  if (method === 'recall_conversations') {
+    const r = result as RecallResult;
+    const kept = r.hits.filter((h) => within(h.workspace, allowed));
+    if (kept.length === r.hits.length) return r;
+    const text = kept.length
+      ? kept.map((h) => `- ${h.title} (${h.date ?? 'undated'}) id ${h.id}\n  ${h.snippet}`).join('\n')
+      : 'No matching conversations in this token’s workspaces.';
+    return { ...r, hits: kept, text };
+  }
+  if (method === 'read_conversation' || method === 'conversation_inspect') {
+    const c = (result as { conversation: { workspace: string | null } }).conversation;
+    if (!within(c.workspace, allowed)) throw forbidden('That conversation is outside this token’s workspaces.');
+  }
+  if (method === 'status') return { ...(result as IndexStatus), errors: [], db: '', socket: null };
+  return result;
+}
+
+function conversationsOf(method: MethodName, result: unknown, named: { id: number } | null): number[] {
+  const r = result as Record<string, unknown>;
+  switch (method) {
+    case 'suggest':
+      return (r.suggestions as { id: number }[]).map((s) => s.id);
+    case 'recall_conversations':
+      return (r.hits as { id: number }[]).map((h) => h.id);
+    case 'read_conversation':
+    case 'conversation_inspect':
+    case 'conversations.get':
+    case 'conversations.entries':
+      return [(r.conversation as { id: number }).id];
+    case 'conversations.list':
+      return (r.items as { id: number }[]).map((c) => c.id);
+    case 'ingest.append':
+      return [r.conversation as number];
+    default:
+      return named ? [named.id] : [];
+  }
+}
+
+/** A short, bounded description of the params for the activity log. Long text is cut, never stored whole. */
+export function summarizeParams(method: string, params: unknown): string {
+  const cut = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return v.length > 80 ? v.slice(0, 80) + '…' : v;
+    if (Array.isArray(v)) return depth > 1 ? `[${v.length}]` : v.slice(0, 5).map((x) => cut(x, depth + 1)).concat(v.length > 5 ? [`…+${v.length - 5}`] : []);
+    if (v && typeof v === 'object') {
+      if (depth > 2) return '{…}';
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, method === 'ingest.append' && k === 'entries' && Array.isArray(x) ? `${x.length} entries` : cut(x, depth + 1)]));
+    }
+    return v;
+  };
+  try {
+    return JSON.stringify(cut(params ?? {}, 0)).slice(0, 300);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,134 @@
+// The headless daemon (`throughline serve`), and the same server inside the Electron main process:
+// open the index, listen on the agent socket, then index and watch in the background. The socket
+// answers before the first scan finishes (scan() yields between files), so agents never wait on it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createCore, type Core } from '../api/core.js';
+import type { Source } from '../ingest/scan.js';
+import { defaultSettingsPath } from '../settings.js';
+import { createActivityLog } from '../store/activity.js';
+import { defaultDbPath } from '../store/db.js';
+import { defaultLogPath, defaultSocketPath } from './paths.js';
+import { startSocketServer, type LogFn } from './socket.js';
+
+const WATCH_DELAY_MS = 150;
+
+export interface DaemonOptions {
+  /** Run over an existing core (the Electron app's); otherwise one is created from dbPath/settingsPath. */
+  core?: Core;
+  dbPath?: string;
+  settingsPath?: string;
+  socketPath?: string;
+  env?: NodeJS.ProcessEnv;
+  sources?: Source[];
+  /** Index and watch the sources (default true). An app that runs core.watch() itself passes false. */
+  watch?: boolean;
+  /** A log file path, a log function, or false for none (default: $XDG_STATE_HOME/throughline/daemon.log). */
+  log?: string | LogFn | false;
+  /** Serve the UI over localhost HTTP too (`serve --ui`). */
+  http?: { host?: string; port?: number; token?: string; rendererDir?: string };
+  timeoutMs?: number;
+}
+
+export interface Daemon {
+  socketPath: string;
+  core: Core;
+  /** The HTTP bridge's URL when `http` was given. */
+  httpUrl: string | null;
+  log: LogFn;
+  close(): Promise<void>;
+}
+
+/** Appends timestamped lines; a log over 10 MB is rotated to .1 when the daemon starts. */
+export function fileLogger(file: string): LogFn {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    if (fs.statSync(file).size > 10 * 1024 * 1024) fs.renameSync(file, file + '.1');
+  } catch {
+    // no log yet
+  }
+  return (level, message) => {
+    try {
+      fs.appendFileSync(file, `${new Date().toISOString()} ${level.toUpperCase()} ${message}\n`, { mode: 0o600 });
+    } catch {
+      // A full disk must not take the daemon down with it.
+    }
+  };
+}
+
+export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
+  const env = options.env ?? process.env;
+  const log: LogFn = typeof options.log === 'function' ? options.log : options.log === false ? () => {} : fileLogger(options.log ?? defaultLogPath(env));
+  const socketPath = options.socketPath ?? defaultSocketPath(env);
+  const ownCore = !options.core;
+  const core =
+    options.core ??
+    createCore({
+      dbPath: options.dbPath ?? defaultDbPath(env),
+      settingsPath: options.settingsPath ?? defaultSettingsPath(env),
+      env,
+      sources: options.sources,
+      onError: (err) => log('error', `indexing: ${err.message}`),
+    });
+
+  let socket;
+  try {
+    socket = await startSocketServer({ socketPath, api: core.api, activity: createActivityLog(core.db), log, timeoutMs: options.timeoutMs });
+  } catch (err) {
+    if (ownCore) core.close();
+    throw err;
+  }
+  core.setSocketPath(socketPath);
+  log('info', `serving agents on ${socketPath} (pid ${process.pid})`);
+
+  let http: { url: string; close(): Promise<void> } | null = null;
+  if (options.http) {
+    try {
+      // Loaded only when asked for, so the plain daemon starts without the UI bridge's code.
+      const { startHttpBridge } = await import('./http.js');
+      http = await startHttpBridge(core.api, options.http);
+      log('info', `UI at ${http.url}`);
+    } catch (err) {
+      await socket.close();
+      if (ownCore) core.close();
+      throw err;
+    }
+  }
+
+  let stopped = false;
+  let watchTimer: NodeJS.Timeout | null = null;
+  if (options.watch !== false) {
+    // Started a moment later: finding the session files is one synchronous walk (hundreds of ms on a
+    // large corpus), and an agent already waiting for the socket should be answered before it.
+    watchTimer = setTimeout(() => {
+      watchTimer = null;
+      const started = Date.now();
+      core.watch().then(
+        () => log('info', `initial scan done in ${Date.now() - started} ms; watching for changes`),
+        (err: Error) => {
+          if (!stopped) log('error', `indexing failed: ${err.stack ?? err.message}`);
+        },
+      );
+    }, WATCH_DELAY_MS);
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    socketPath,
+    core,
+    httpUrl: http?.url ?? null,
+    log,
+    close() {
+      closing ??= (async () => {
+        stopped = true;
+        if (watchTimer) clearTimeout(watchTimer);
+        await http?.close().catch((err: Error) => log('warn', `UI bridge close: ${err.message}`));
+        await socket.close();
+        core.setSocketPath(null);
+        if (ownCore) core.close();
+        log('info', 'stopped');
+      })();
+      return closing;
+    },
+  };
+}
