@@ -1,8 +1,38 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources on the user's Node (20+) through tsx, so `npx throughline`
-// works right after `npm ci` with no build step. The Electron app bundles the same modules itself.
-import { register } from 'tsx/esm/api';
+// The CLI. `npm install` bundles it (scripts/build-cli.mjs) for a fast start; when that bundle is
+// missing or older than the sources (someone is editing them), the TypeScript sources run through
+// tsx instead, so what runs is always what is in src/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-const { main } = await import('../src/main/cli/main.ts');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = path.join(root, '.build', 'cli.mjs');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, item.name);
+    newest = Math.max(newest, item.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function bundleIsFresh() {
+  try {
+    const built = fs.statSync(bundle).mtimeMs;
+    return built >= newestSource(path.join(root, 'src', 'main')) && built >= newestSource(path.join(root, 'src', 'shared'));
+  } catch {
+    return false;
+  }
+}
+
+let main;
+if (bundleIsFresh()) {
+  ({ main } = await import(pathToFileURL(bundle).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/main/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

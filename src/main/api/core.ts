@@ -22,6 +22,11 @@ export interface CoreOptions {
   sources?: Source[];
   readonly?: boolean;
   nativeBinding?: string;
+  /**
+   * Where failures of background indexing (the watcher, the periodic rescan) go, e.g. the daemon's
+   * log. They never end the process: a full disk or a read-only index must not take the socket down.
+   */
+  onError?: (err: Error) => void;
 }
 
 export interface Core {
@@ -50,6 +55,7 @@ export function createCore(options: CoreOptions): Core {
   let rescanQueued = false;
   let watcher: Watcher | null = null;
   let socketPath: string | null = null;
+  const backgroundError = (err: unknown): void => options.onError?.(err as Error);
 
   const sources = (): Source[] => {
     if (options.sources) return options.sources;
@@ -74,7 +80,7 @@ export function createCore(options: CoreOptions): Core {
         progress = null;
         if (rescanQueued) {
           rescanQueued = false;
-          void scan();
+          void scan().catch(backgroundError);
         }
       });
     return scanning;
@@ -88,7 +94,7 @@ export function createCore(options: CoreOptions): Core {
       db: options.dbPath,
       schemaVersion: db.pragma('user_version', { simple: true }) as number,
       conversations: one('SELECT count(*) FROM conversations'),
-      entries: one('SELECT count(*) FROM entries'),
+      entries: one('SELECT coalesce(sum(entry_count), 0) FROM conversations') /* count(*) over entries is a full scan */,
       files: one('SELECT count(*) FROM source_files'),
       missingFiles: one("SELECT count(*) FROM source_files WHERE status = 'missing'"),
       errors: db.prepare('SELECT path, line, reason, at FROM ingest_errors ORDER BY id DESC LIMIT 50').all() as IndexStatus['errors'],
@@ -113,10 +119,14 @@ export function createCore(options: CoreOptions): Core {
       watcher?.close();
       watcher = watchSources(sources(), ADAPTERS, {
         onFile: (kind: SourceKind, file: string) => {
-          if (fs.existsSync(file)) indexer.indexFile(kind, file);
-          else void scan();
+          try {
+            if (fs.existsSync(file)) indexer.indexFile(kind, file);
+            else void scan().catch(backgroundError);
+          } catch (err) {
+            backgroundError(err);
+          }
         },
-        onRescan: () => void scan(),
+        onRescan: () => void scan().catch(backgroundError),
       });
     },
     setSocketPath(path) {

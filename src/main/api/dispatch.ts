@@ -3,6 +3,7 @@
 import { METHODS, type Api, type MethodName } from '../../shared/api.js';
 import { StoreError } from '../store/db.js';
 import { NotFoundError } from './methods.js';
+import { RecallError } from '../recall/errors.js';
 
 /** JSON-RPC 2.0 error codes, used by every transport. */
 export const RPC = {
@@ -51,6 +52,7 @@ export async function dispatch(api: Api, method: string, params: unknown): Promi
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof NotFoundError) throw new ApiError(RPC.NOT_FOUND, err.message);
+    if (err instanceof RecallError) throw new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
     if (err instanceof StoreError) throw new ApiError(RPC.INTERNAL, err.message, { kind: err.kind });
     throw new ApiError(RPC.INTERNAL, `Internal error in ${method}: ${(err as Error).message}`);
   }

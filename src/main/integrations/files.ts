@@ -2,8 +2,8 @@
 // change, write atomically (a crash never leaves half a file), keep the file's mode.
 import fs from 'node:fs';
 import os from 'node:os';
+import { packageRoot } from '../package-root.js';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export class InstallError extends Error {
   constructor(
@@ -94,10 +94,6 @@ export function updateFile(file: string, before: string | undefined, next: strin
   report.changed.push(file);
 }
 
-/** The repository's root (bin/, resources/): this file sits at src/main/integrations/. */
-export function packageRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-}
 
 /** How another program starts Throughline: this Node and this checkout's CLI, by absolute path. */
 export function throughlineCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
@@ -112,3 +108,5 @@ export function throughlineCommand(env: NodeJS.ProcessEnv = process.env): { comm
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+export { packageRoot };

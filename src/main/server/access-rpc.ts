@@ -6,8 +6,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Api, IndexStatus, MethodName, RecallResult, SuggestResult } from '../../shared/api.js';
-import { ApiError, dispatch as rawDispatch, RPC, validate } from '../api/dispatch.js';
-import { RecallError } from '../recall/index.js';
+import { ApiError, dispatch, RPC, validate } from '../api/dispatch.js';
 
 export interface Principal {
   /** Shown in the activity log. */
@@ -55,28 +54,6 @@ export function within(workspace: string | null | undefined, allowed: string[] |
   if (!workspace) return false;
   const ws = path.resolve(workspace);
   return allowed.some((a) => ws === a || ws.startsWith(a.endsWith(path.sep) ? a : a + path.sep));
-}
-
-/**
- * dispatch() knows the store's errors but not the recall engine's: without this an unknown conversation
- * or a bad cursor would reach the agent as an internal error instead of -32004 / -32602.
- */
-async function dispatch(api: Api, method: string, params: unknown): Promise<unknown> {
-  const mapped = new Proxy(api, {
-    get(target, key) {
-      const fn = Reflect.get(target, key) as ((p: unknown) => Promise<unknown>) | undefined;
-      if (typeof fn !== 'function') return fn;
-      return async (p: unknown) => {
-        try {
-          return await fn(p);
-        } catch (err) {
-          if (err instanceof RecallError) throw new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
-          throw err;
-        }
-      };
-    },
-  });
-  return rawDispatch(mapped, method, params);
 }
 
 function forbidden(message: string): ApiError {

@@ -31,7 +31,7 @@ export function indexStats(db: Db, file: string): IndexStats {
   return {
     schemaVersion: db.pragma('user_version', { simple: true }) as number,
     conversations: one('SELECT count(*) FROM conversations'),
-    entries: one('SELECT count(*) FROM entries'),
+    entries: one('SELECT coalesce(sum(entry_count), 0) FROM conversations') /* count(*) over entries is a full scan */,
     files: one('SELECT count(*) FROM source_files'),
     missingFiles: one("SELECT count(*) FROM source_files WHERE status = 'missing'"),
     errors: one('SELECT count(*) FROM ingest_errors'),

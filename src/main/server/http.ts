@@ -1,0 +1,179 @@
+// Browser mode: the renderer and the same api over localhost HTTP, for a headless or remote machine
+// (reached through an SSH tunnel) and for the end-to-end tests.
+//
+// The token: `http://127.0.0.1:PORT/?token=T` is printed once. The first load trades the query token
+// for an HttpOnly, SameSite=Strict cookie and redirects to `/`, so the token leaves the address bar and
+// history and page scripts never see it. Programs send `Authorization: Bearer T` instead.
+// `POST /api/METHOD` with JSON params answers the result as JSON, or `{ error: { code, message, data } }`
+// with the JSON-RPC code of dispatch.ts and a matching HTTP status.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Api } from '../../shared/api.js';
+import { ApiError, dispatch, RPC } from '../api/dispatch.js';
+import { allowedHosts, cookieName, hostAllowed, newToken, originAllowed, requestToken, sameToken, SECURITY_HEADERS } from './http-security.js';
+import { packageRoot } from '../package-root.js';
+import { sendText, serveStatic } from './http-static.js';
+
+export interface HttpBridgeOptions {
+  /** Where to listen; 127.0.0.1 unless told otherwise. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** A fixed token (tests, a restarted service); otherwise a random one. */
+  token?: string;
+  /** The built renderer (`npm run build:ui`). */
+  rendererDir?: string;
+}
+
+export interface HttpBridge {
+  /** The address to open, token included. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+export const MAX_BODY = 1024 * 1024;
+
+/** Where `npm run build:ui` puts the renderer. */
+export function defaultRendererDir(): string {
+  return path.join(packageRoot(), 'out', 'renderer-web');
+}
+
+const HTTP_STATUS: Record<number, number> = {
+  [RPC.PARSE_ERROR]: 400,
+  [RPC.INVALID_REQUEST]: 400,
+  [RPC.INVALID_PARAMS]: 400,
+  [RPC.METHOD_NOT_FOUND]: 404,
+  [RPC.NOT_FOUND]: 404,
+  [RPC.FORBIDDEN]: 403,
+  [RPC.TOO_LARGE]: 413,
+  [RPC.TIMEOUT]: 504,
+  [RPC.INTERNAL]: 500,
+};
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
+function sendError(res: http.ServerResponse, err: ApiError): void {
+  const error = err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
+  sendJson(res, HTTP_STATUS[err.code] ?? 500, { error });
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        // Answer first, then hang up (see handleApi): destroying now would leave the client an ECONNRESET instead of a reason.
+        req.removeAllListeners('data');
+        req.pause();
+        reject(new ApiError(RPC.TOO_LARGE, `Request body over ${MAX_BODY} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function handleApi(api: Api, req: http.IncomingMessage, res: http.ServerResponse, method: string): Promise<void> {
+  // A JSON content type cannot be sent cross-origin without a preflight, which this server never grants.
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    return sendError(res, new ApiError(RPC.INVALID_REQUEST, 'Send params as JSON with Content-Type: application/json.'));
+  }
+  let params: unknown;
+  try {
+    const body = await readBody(req);
+    params = body.trim() === '' ? {} : JSON.parse(body);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === RPC.TOO_LARGE) {
+      res.setHeader('Connection', 'close');
+      res.on('finish', () => req.destroy());
+    }
+    if (err instanceof ApiError) return sendError(res, err);
+    return sendError(res, new ApiError(RPC.PARSE_ERROR, 'The request body is not valid JSON.'));
+  }
+  try {
+    sendJson(res, 200, await dispatch(api, method, params));
+  } catch (err) {
+    sendError(res, err instanceof ApiError ? err : new ApiError(RPC.INTERNAL, (err as Error).message));
+  }
+}
+
+const NEED_TOKEN = `<!doctype html><meta charset="utf-8"><title>Throughline</title>
+<p>This Throughline window needs its token. Open the full address that <code>throughline serve --ui</code> printed
+(it ends in <code>?token=…</code>).</p>`;
+
+export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Promise<HttpBridge> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? newToken();
+  const rendererDir = path.resolve(options.rendererDir ?? defaultRendererDir());
+  let hosts = new Set<string>();
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!hostAllowed(req, hosts)) return sendText(res, 403, 'Host not allowed: open this server as 127.0.0.1 or localhost.');
+    if (!originAllowed(req)) return sendText(res, 403, 'Cross-origin requests are not allowed.');
+
+    if (url.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') return sendText(res, 405, 'Use POST for the api.');
+      if (!sameToken(requestToken(req, port), token)) {
+        return sendError(res, new ApiError(RPC.FORBIDDEN, 'Missing or wrong token.'));
+      }
+      void handleApi(api, req, res, decodeURIComponent(url.pathname.slice('/api/'.length)));
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
+
+    const queryToken = url.searchParams.get('token');
+    if (queryToken !== null) {
+      if (!sameToken(queryToken, token)) return sendText(res, 401, NEED_TOKEN, 'text/html; charset=utf-8');
+      url.searchParams.delete('token');
+      res.writeHead(303, {
+        ...SECURITY_HEADERS,
+        'Set-Cookie': `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+        Location: url.pathname + url.search,
+        'Cache-Control': 'no-store',
+      });
+      return void res.end();
+    }
+    if (!sameToken(requestToken(req, port), token)) return sendText(res, 401, NEED_TOKEN, 'text/html; charset=utf-8');
+    serveStatic(res, rendererDir, url.pathname, req.method === 'HEAD');
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      port = (server.address() as AddressInfo).port;
+      hosts = allowedHosts(host, port);
+      const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+      resolve({
+        url: `http://${shown}:${port}/?token=${token}`,
+        port,
+        token,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
