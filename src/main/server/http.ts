@@ -124,7 +124,7 @@ export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Prom
   let hosts = new Set<string>();
   let port = 0;
 
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!hostAllowed(req, hosts)) return sendText(res, 403, 'Host not allowed: open this server as 127.0.0.1 or localhost.');
     if (!originAllowed(req)) return sendText(res, 403, 'Cross-origin requests are not allowed.');
@@ -134,7 +134,14 @@ export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Prom
       if (!sameToken(requestToken(req, port), token)) {
         return sendError(res, new ApiError(RPC.FORBIDDEN, 'Missing or wrong token.'));
       }
-      void handleApi(api, req, res, decodeURIComponent(url.pathname.slice('/api/'.length)));
+      let method: string;
+      try {
+        method = decodeURIComponent(url.pathname.slice('/api/'.length));
+      } catch {
+        // A malformed %-escape must be a 400, never an exception thrown out of the request handler.
+        return sendError(res, new ApiError(RPC.INVALID_REQUEST, 'Malformed method name in the URL.'));
+      }
+      void handleApi(api, req, res, method);
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
@@ -153,6 +160,15 @@ export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Prom
     }
     if (!sameToken(requestToken(req, port), token)) return sendText(res, 401, NEED_TOKEN, 'text/html; charset=utf-8');
     serveStatic(res, rendererDir, url.pathname, req.method === 'HEAD');
+  };
+  const server = http.createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch {
+      // Whatever a hostile request line does, it ends this request, not the server.
+      if (res.headersSent) res.destroy();
+      else sendText(res, 400, 'Bad request.');
+    }
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

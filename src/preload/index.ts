@@ -1,0 +1,40 @@
+// The preload: the only bridge between the sandboxed page and the main process. It exposes one typed
+// method per api method on `window.throughline` and nothing else — never ipcRenderer, never Node.
+// Sandboxed preloads cannot load modules, so this file imports only types from the contract and
+// keeps its own list of method names, checked against the contract by the compiler.
+import { contextBridge, ipcRenderer } from 'electron';
+import type { Api, MethodName } from '../shared/api.js';
+
+/** Every api method, once: a missing or unknown name is a type error. */
+const METHOD_NAMES: Record<MethodName, true> = {
+  suggest: true,
+  recall_conversations: true,
+  read_conversation: true,
+  conversation_inspect: true,
+  history_search: true,
+  history_read: true,
+  history_handoff: true,
+  status: true,
+  'ingest.append': true,
+  'conversations.list': true,
+  'conversations.get': true,
+  'conversations.entries': true,
+  'settings.get': true,
+  'settings.set': true,
+  activity: true,
+};
+
+/** What the main process answers (src/main/app/ipc.ts): errors as values, so their message survives the bridge. */
+type Reply = { ok: true; result: unknown } | { ok: false; error: { code: number; message: string } };
+
+async function invoke(method: MethodName, params: unknown): Promise<unknown> {
+  const reply = (await ipcRenderer.invoke('api', method, params ?? {})) as Reply;
+  if (reply.ok) return reply.result;
+  throw new Error(reply.error.message);
+}
+
+const api = Object.fromEntries(
+  (Object.keys(METHOD_NAMES) as MethodName[]).map((name) => [name, (params: unknown) => invoke(name, params)]),
+) as unknown as Api;
+
+contextBridge.exposeInMainWorld('throughline', api);

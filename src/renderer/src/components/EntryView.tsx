@@ -1,0 +1,148 @@
+// One transcript entry. Messages are sanitized markdown; tool calls and results, thinking and the
+// rest are collapsed to a line; compactions, branch summaries and handoffs are markers across the page.
+import { memo, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import type { Entry } from '../../../shared/types';
+import { formatBytes, formatDateTime } from '../lib/format';
+import { CLIP_CHARS, renderMarkdown } from '../lib/markdown';
+import { BranchIcon, ToolIcon } from './icons';
+
+/** Only links the sanitizer kept (http, https, mailto, in-app) may do anything when clicked. */
+function guardLinks(e: MouseEvent<HTMLElement>): void {
+  const a = (e.target as HTMLElement).closest('a');
+  if (!a) return;
+  const href = a.getAttribute('href') ?? '';
+  if (!/^(?:https?:|mailto:|#\/)/i.test(href)) e.preventDefault();
+}
+
+export function Markdown({ text }: { text: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const fragment = useMemo(() => renderMarkdown(text), [text]);
+  useLayoutEffect(() => {
+    ref.current?.replaceChildren(fragment.cloneNode(true));
+  }, [fragment]);
+  return <div ref={ref} className="md" onClick={guardLinks} />;
+}
+
+/** A message body: markdown, or for a huge message a clipped plain view with a way to see it all. */
+function Body({ text }: { text: string }) {
+  const [full, setFull] = useState(false);
+  if (text.length <= CLIP_CHARS) return <Markdown text={text} />;
+  return (
+    <div className="clipped">
+      <pre className="plain">{full ? text : text.slice(0, CLIP_CHARS)}</pre>
+      <button type="button" className="link-button" onClick={() => setFull(!full)} aria-expanded={full}>
+        {full ? 'Show less' : `Show the whole message (${formatBytes(new TextEncoder().encode(text).length)})`}
+      </button>
+    </div>
+  );
+}
+
+function Collapsed({ summary, text, className }: { summary: ReactNode; text: string; className: string }) {
+  return (
+    <details className={`collapsed ${className}`}>
+      <summary>{summary}</summary>
+      {text.trim() && <pre className="plain">{text.length > CLIP_CHARS ? `${text.slice(0, CLIP_CHARS)}\n… (${formatBytes(text.length)} in all)` : text}</pre>}
+    </details>
+  );
+}
+
+const STATUS_CLASS: Record<string, string> = { ok: 'ok', success: 'ok', completed: 'ok', error: 'err', failed: 'err', denied: 'err' };
+
+function Marker({ label, text, tone }: { label: string; text: string; tone: string }) {
+  return (
+    <div className={`marker ${tone}`}>
+      <div className="marker-line">
+        <span>{label}</span>
+      </div>
+      {text.trim() && (
+        <details className="marker-body">
+          <summary>Show summary</summary>
+          <Body text={text} />
+        </details>
+      )}
+    </div>
+  );
+}
+
+function roleLabel(e: Entry): string {
+  if (e.role === 'user') return e.author ?? 'You';
+  if (e.role === 'assistant') return e.author ?? 'Assistant';
+  return e.role === 'tool' ? 'Tool' : 'System';
+}
+
+function EntryContent({ e }: { e: Entry }) {
+  switch (e.kind) {
+    case 'compaction':
+      return <Marker label="Compacted — earlier turns were summarised for the agent" text={e.text} tone="compaction" />;
+    case 'branch_summary':
+      return <Marker label="Branch summary — the agent came back from another branch" text={e.text} tone="branch" />;
+    case 'reset':
+      return <Marker label="Handoff — the agent started afresh from here" text={e.text} tone="reset" />;
+    case 'tool_call': {
+      const status = e.toolStatus ?? 'called';
+      return (
+        <Collapsed
+          className="tool"
+          text={e.text}
+          summary={
+            <>
+              <ToolIcon />
+              <span className="tool-name">{e.toolName ?? 'tool'}</span>
+              <span className={`tool-status ${STATUS_CLASS[status.toLowerCase()] ?? ''}`}>{status}</span>
+            </>
+          }
+        />
+      );
+    }
+    case 'tool_result':
+      return <Collapsed className="tool-result" text={e.text} summary={<span>Result{e.toolName ? ` of ${e.toolName}` : ''}{e.toolStatus ? ` · ${e.toolStatus}` : ''}</span>} />;
+    case 'thinking':
+      return <Collapsed className="thinking" text={e.text} summary={<span>Thinking</span>} />;
+    case 'bash':
+      return <Collapsed className="tool" text={e.text} summary={<span className="tool-name">$ shell</span>} />;
+    case 'custom':
+      return <Collapsed className="thinking" text={e.text} summary={<span>{e.author ?? 'Extension'} note</span>} />;
+    default:
+      if (e.role === 'user' || e.role === 'assistant') return <Body text={e.text} />;
+      return <Collapsed className="thinking" text={e.text} summary={<span>{roleLabel(e)} message</span>} />;
+  }
+}
+
+function isMarker(e: Entry): boolean {
+  return e.kind === 'compaction' || e.kind === 'branch_summary' || e.kind === 'reset';
+}
+
+export const EntryView = memo(function EntryView({ entry: e, revealed }: { entry: Entry; revealed: boolean }) {
+  const message = e.kind === 'message' && (e.role === 'user' || e.role === 'assistant');
+  const cls = ['entry', `role-${e.role}`, `kind-${e.kind}`, message ? 'is-message' : 'is-aux', e.offPath ? 'off-path' : '', revealed ? 'revealed' : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <article
+      className={cls}
+      id={`entry-${e.seq}`}
+      data-seq={e.seq}
+      tabIndex={-1}
+      aria-current={revealed ? 'true' : undefined}
+      aria-label={isMarker(e) ? undefined : `${roleLabel(e)}, entry ${e.seq}`}
+    >
+      {!isMarker(e) && message && (
+        <header className="entry-head">
+          <span className="entry-role">{roleLabel(e)}</span>
+          {e.offPath && (
+            <span className="tag" title="On a branch the conversation later left">
+              <BranchIcon /> off path
+            </span>
+          )}
+          <span className="entry-meta">
+            <a href={`#/c/${e.conversationId}?entry=${e.seq}`} className="entry-seq" aria-label={`Link to entry ${e.seq}`}>
+              #{e.seq}
+            </a>
+            {e.ts && <time dateTime={new Date(e.ts).toISOString()}>{formatDateTime(e.ts)}</time>}
+          </span>
+        </header>
+      )}
+      <EntryContent e={e} />
+    </article>
+  );
+});

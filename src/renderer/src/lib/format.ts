@@ -1,0 +1,59 @@
+// Small formatting helpers shared by the views.
+import type { SourceKind } from '../../../shared/types';
+
+export const SOURCE_LABEL: Record<SourceKind, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  pi: 'pi',
+  jsonl: 'Imported',
+};
+
+const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeFmt = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const numberFmt = new Intl.NumberFormat();
+
+export function formatNumber(n: number): string {
+  return numberFmt.format(n);
+}
+
+export function formatDate(ms: number | null | undefined): string {
+  return ms ? dateFmt.format(ms) : '—';
+}
+
+export function formatDateTime(ms: number | null | undefined): string {
+  return ms ? dateTimeFmt.format(ms) : '—';
+}
+
+let today = { at: 0, start: 0 };
+
+/** Local midnight, recomputed at most once a minute: a long list formats thousands of dates. */
+function startOfToday(now: number): number {
+  if (now - today.at > 60_000 || now < today.at) today = { at: now, start: new Date(now).setHours(0, 0, 0, 0) };
+  return today.start;
+}
+
+/** "14:02" today, "Yesterday", "3 days ago", then a date. */
+export function formatRelative(ms: number | null | undefined, now = Date.now()): string {
+  if (!ms) return '—';
+  const day = 86_400_000;
+  const start = startOfToday(now);
+  if (ms >= start) return timeFmt.format(ms);
+  if (ms >= start - day) return 'Yesterday';
+  const days = Math.floor((start - ms) / day) + 1;
+  if (days < 7) return `${days} days ago`;
+  return dateFmt.format(ms);
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The last two path segments: enough to tell workspaces apart without a wall of slashes. */
+export function shortPath(p: string | null | undefined): string {
+  if (!p) return '';
+  const parts = p.split(/[\\/]/).filter(Boolean);
+  return parts.length <= 2 ? p : `…/${parts.slice(-2).join('/')}`;
+}

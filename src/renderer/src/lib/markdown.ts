@@ -1,0 +1,83 @@
+// Transcript text as markdown, made safe. Transcripts are untrusted: an agent may have read a web
+// page or a hostile file, and whatever it echoed is here. So:
+//   - marked turns markdown into HTML; DOMPurify (in an inert document) keeps only plain formatting;
+//   - nothing that runs: no script, no event handler, no style, no form, no frame, no SVG/MathML;
+//   - nothing that loads: <img> keeps only an inline data: image, every other image becomes a
+//     labelled placeholder before it reaches the live document; no audio/video/source/srcset/poster;
+//   - links: only http(s) and mailto survive (javascript:, data:, vbscript: hrefs are dropped), they
+//     open outside the app, and `/c/ID` (Throughline's own conversation links) opens in the app.
+// The CSP (img-src 'self' data:, no inline script) backs every rule up.
+import DOMPurify from 'dompurify';
+import { marked } from 'marked';
+
+const SAFE_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);base64,[a-z0-9+/=\s]+$/i;
+const SAFE_LINK = /^(?:https?:|mailto:)/i;
+const APP_LINK = /^\/c\/(\d+)(?:\?entry=(\d+))?$/;
+
+/** Over this many characters a message is shown clipped, with a way to read it all as plain text. */
+export const CLIP_CHARS = 20_000;
+
+let hooked = false;
+
+function installHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'IMG') {
+      const src = node.getAttribute('src') ?? '';
+      node.removeAttribute('srcset');
+      if (!SAFE_IMAGE.test(src)) {
+        // Removed here, inside DOMPurify's inert document: an <img src> must never reach a live one.
+        node.removeAttribute('src');
+        node.setAttribute('data-blocked', src.replace(/^(https?:\/\/[^/]+).*$/i, '$1').slice(0, 120) || 'image');
+      }
+    }
+    if (node.nodeName === 'A') {
+      const href = node.getAttribute('href') ?? '';
+      const app = APP_LINK.exec(href);
+      if (app) {
+        node.setAttribute('href', `#/c/${app[1]}${app[2] ? `?entry=${app[2]}` : ''}`);
+      } else if (SAFE_LINK.test(href)) {
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer nofollow');
+      } else {
+        node.removeAttribute('href');
+      }
+    }
+  });
+}
+
+const PURIFY_CONFIG = {
+  FORBID_TAGS: ['style', 'script', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'object', 'embed',
+    'audio', 'video', 'source', 'track', 'picture', 'svg', 'math', 'link', 'meta', 'base', 'dialog', 'template'],
+  FORBID_ATTR: ['style', 'srcset', 'poster', 'background', 'ping', 'formaction', 'xlink:href', 'action', 'id', 'name'],
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#|\/c\/\d+|data:image\/(?:png|gif|jpe?g|webp);)/i,
+};
+
+/** Replaces blocked images (no src left) with a visible, inert label. */
+function placeholders(fragment: DocumentFragment): void {
+  for (const img of Array.from(fragment.querySelectorAll('img[data-blocked]'))) {
+    const label = document.createElement('span');
+    label.className = 'md-blocked-image';
+    const alt = img.getAttribute('alt');
+    label.textContent = `Image not loaded${alt ? `: ${alt}` : ''} (${img.getAttribute('data-blocked')})`;
+    img.replaceWith(label);
+  }
+}
+
+/** Markdown → a sanitized fragment, ready to append. */
+export function renderMarkdown(text: string): DocumentFragment {
+  installHooks();
+  const html = marked.parse(text, { async: false, gfm: true, breaks: true });
+  const fragment = DOMPurify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
+  placeholders(fragment);
+  return fragment;
+}
+
+/** Only in tests and diagnostics: the sanitized HTML as a string. */
+export function renderMarkdownToString(text: string): string {
+  const div = document.createElement('div');
+  div.append(renderMarkdown(text));
+  return div.innerHTML;
+}

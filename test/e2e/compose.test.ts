@@ -1,0 +1,132 @@
+// Compose and Settings → Extensions, driven in Chromium against the real daemon: what typing shows,
+// where a suggestion leads, and that a setting changed in the window changes the socket's next answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SuggestResult } from '../../src/shared/api.js';
+import { chromiumMissing, SKIP_MESSAGE } from './browser.js';
+import { LEDGER } from './corpus.js';
+import { screenshot, startApp, type App } from './harness.js';
+
+const suite = chromiumMissing() ? describe.skip : describe;
+if (chromiumMissing()) console.warn(SKIP_MESSAGE);
+
+suite('compose and settings (browser mode)', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows, while typing, the suggestions an agent would get with their scores and signals', async () => {
+    const { page, log } = await app.open({ hash: '#/compose' });
+    await page.getByLabel('Workspace', { exact: true }).fill(LEDGER);
+    const box = page.getByLabel('Message', { exact: true });
+    await box.pressSequentially('the token bucket rate limiter keeps answering 429 behind the', { delay: 20 });
+    // The last word, then how long until the preview is the one for the whole message.
+    const final = 'the token bucket rate limiter keeps answering 429 behind the proxy';
+    const expected = (await app.core.api.suggest({ text: final, workspace: LEDGER })).block;
+    await box.press('Space');
+    await box.pressSequentially('proxy');
+    const typed = await page.evaluate(() => performance.now());
+    await page.waitForFunction((block) => document.querySelector('[data-testid="pointer-block"]')?.textContent === block, expected, { polling: 'raf' });
+    const readyMs = (await page.evaluate(() => performance.now())) - typed;
+    console.info(`compose preview ready ${readyMs.toFixed(0)} ms after the last keystroke (debounce included)`);
+    expect(readyMs).toBeLessThan(1000);
+    const cards = page.getByTestId('suggestion');
+    await expect.poll(() => cards.count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('suggest-reason').textContent()).toMatch(/would be suggested/);
+
+    const first = cards.filter({ hasText: 'Add a rate limiter to the payments webhook endpoint' });
+    expect(await first.count()).toBe(1);
+    expect(Number(await first.locator('.score').textContent())).toBeGreaterThan(0);
+    const signals = await first.getByTestId('signal').allTextContents();
+    expect(signals.some((s) => s.startsWith('terms'))).toBe(true);
+    expect(signals.some((s) => s.startsWith('workspace'))).toBe(true);
+
+    // The block shown is exactly the one the api hands an agent for the same message.
+    const direct = (await app.core.api.suggest({ text: 'the token bucket rate limiter keeps answering 429 behind the proxy', workspace: LEDGER })) as SuggestResult;
+    await expect.poll(() => page.getByTestId('pointer-block').textContent()).toBe(direct.block);
+    expect(await page.locator('.compose-result').getAttribute('aria-busy')).toBe('false');
+    await screenshot(page, 'compose');
+    expect(log.errors).toEqual([]);
+  });
+
+  it('says why nothing would be suggested', async () => {
+    const { page } = await app.open({ hash: '#/compose' });
+    await page.getByLabel('Message', { exact: true }).fill('thanks, that is all for today');
+    await expect.poll(() => page.getByTestId('suggest-reason').textContent()).toMatch(/Nothing would be suggested/);
+    expect((await page.locator('.result-reason').textContent())!.trim().length).toBeGreaterThan(3);
+    expect(await page.getByTestId('suggestion').count()).toBe(0);
+    expect(await page.getByTestId('pointer-block').count()).toBe(0);
+  });
+
+  it('opens a clicked suggestion at the matching entry, scrolled into view and highlighted', async () => {
+    const { page } = await app.open({ hash: '#/compose' });
+    await page.getByLabel('Workspace', { exact: true }).fill(LEDGER);
+    await page.getByLabel('Message', { exact: true }).fill('migration 7 with the FTS5 rebuild is slow');
+    const card = page.getByTestId('suggestion').filter({ hasText: 'Move ledger search to SQLite FTS5' });
+    await card.locator('.suggestion-title').click();
+
+    await page.waitForURL(/#\/c\/\d+\?entry=\d+$/);
+    const entry = Number(new URL(page.url()).hash.match(/entry=(\d+)/)![1]);
+    const revealed = page.locator('.entry.revealed');
+    await expect.poll(() => revealed.count()).toBe(1);
+    expect(await revealed.getAttribute('data-seq')).toBe(String(entry));
+    expect(await revealed.getAttribute('aria-current')).toBe('true');
+    // The entry is one that holds the message's distinctive words (which one is the engine's call).
+    expect(await revealed.textContent()).toMatch(/migration|rebuild|fts5/i);
+    // In view and focused, so keyboard and screen-reader users land on it too.
+    expect(await revealed.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight + r.height / 2;
+    })).toBe(true);
+    expect(await revealed.evaluate((el) => el === document.activeElement)).toBe(true);
+    await screenshot(page, 'transcript-revealed');
+  });
+
+  it('applies a sensitivity changed in Settings to the socket’s very next suggest', async () => {
+    const agent = await app.socket();
+    const text = 'rate limiter';
+    const ids = (r: SuggestResult) => r.suggestions.map((s) => s.id);
+    const viaSocket = () => agent.call('suggest', { text, workspace: LEDGER });
+    const direct = (sensitivity: 'focused' | 'broad') => app.core.api.suggest({ text, workspace: LEDGER, scope: 'everywhere', sensitivity });
+    // The premise: on this corpus the two presets give different answers for this message.
+    expect(ids(await direct('focused'))).not.toEqual(ids(await direct('broad')));
+
+    const { page } = await app.open({ hash: '#/settings' });
+    await page.getByRole('heading', { name: 'Personal Recall' }).waitFor();
+    await page.getByRole('radio', { name: /All my workspaces/ }).check();
+    await page.getByText('Saved').waitFor();
+
+    await page.getByRole('radio', { name: /Focused/ }).check();
+    await expect.poll(async () => (await viaSocket()).sensitivity).toBe('focused');
+    const focused = await viaSocket();
+    expect(ids(focused)).toEqual(ids(await direct('focused')));
+
+    await page.getByRole('radio', { name: /Broad/ }).check();
+    await expect.poll(async () => (await viaSocket()).sensitivity).toBe('broad');
+    const broad = await viaSocket();
+    expect(ids(broad)).toEqual(ids(await direct('broad')));
+    expect(ids(broad)).not.toEqual(ids(focused));
+    expect(broad.suggestions.length).toBeGreaterThan(0);
+
+    await page.getByRole('switch', { name: 'Recall earlier conversations automatically' }).uncheck();
+    await expect.poll(async () => (await viaSocket()).suggestions.length).toBe(0);
+    expect((await viaSocket()).block).toBe('');
+    await page.getByRole('switch', { name: 'Recall earlier conversations automatically' }).check();
+    await page.getByText('Advanced: pins').click();
+    await screenshot(page, 'settings');
+    // The agents' socket is the daemon's; the page shows where agents connect.
+    expect(await page.getByTestId('socket-path').textContent()).toBe(app.daemon.socketPath);
+    await page.getByRole('heading', { name: 'Agent access' }).scrollIntoViewIfNeeded();
+    await page.getByLabel('Token name').fill('laptop pi');
+    await page.getByLabel('Limit to workspaces').fill(LEDGER);
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await expect.poll(async () => (await app.core.api['settings.get']({})).tokens.map((t) => [t.name, t.workspaces])).toEqual([['laptop pi', [LEDGER]]]);
+    await page.getByRole('heading', { name: 'Agent access' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
+    // Scrolling within the page never shifts the window's frame (the nav stays put).
+    expect(await page.evaluate(() => [document.scrollingElement!.scrollTop, document.querySelector('.nav')!.getBoundingClientRect().top])).toEqual([0, 0]);
+    await screenshot(page, 'settings-agents');
+  });
+});

@@ -1,0 +1,109 @@
+// One running Throughline for a test file: an index built from the fixtures, the agent socket and
+// the browser bridge (the real daemon, as `throughline serve --ui` runs it), and a Chromium page
+// that records everything a hostile transcript might make it do.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { createCore, type Core } from '../../src/main/api/core.js';
+import { connectRpc, type RpcClient } from '../../src/main/server/client-rpc.js';
+import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { launchChromium } from './browser.js';
+import { buildCorpus } from './corpus.js';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOTS = path.join(REPO, 'test-results', 'screenshots');
+
+export interface PageLog {
+  dialogs: string[];
+  errors: string[];
+  console: string[];
+  /** Every URL the page asked for. */
+  requests: string[];
+}
+
+export interface App {
+  dir: string;
+  core: Core;
+  daemon: Daemon;
+  url: string;
+  browser: Browser;
+  socket(): Promise<RpcClient>;
+  /** Closes the pages opened so far. */
+  closePages(): Promise<void>;
+  /** A fresh page (own context: own cookie) with its log; the previous one is closed. */
+  open(options?: { colorScheme?: 'light' | 'dark'; hash?: string }): Promise<{ page: Page; log: PageLog; context: BrowserContext }>;
+  close(): Promise<void>;
+}
+
+export async function startApp(): Promise<App> {
+  const rendererDir = inject('rendererDir');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-e2e-'));
+  const sources = buildCorpus(REPO, path.join(dir, 'sources'));
+  const core = createCore({ dbPath: path.join(dir, 'index.sqlite'), settingsPath: path.join(dir, 'config', 'settings.json'), sources });
+  await core.scan();
+  const daemon = await startDaemon({ core, socketPath: path.join(dir, 'agent.sock'), log: false, watch: false, http: { rendererDir } });
+  const browser = await launchChromium();
+  const clients: RpcClient[] = [];
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // One context and one page for the whole file, reloaded for each test: a new page costs a new
+  // renderer process (seconds on a 2-core machine); a reload gives a fresh app state all the same.
+  let context: BrowserContext | null = null;
+  let page: Page | null = null;
+  let log: PageLog = { dialogs: [], errors: [], console: [], requests: [] };
+  const closePages = async () => {
+    await context?.close().catch(() => undefined);
+    context = page = null;
+  };
+
+  return {
+    dir,
+    core,
+    daemon,
+    url: daemon.httpUrl!,
+    browser,
+    async socket() {
+      const c = await connectRpc(daemon.socketPath, { client: 'e2e-agent' });
+      clients.push(c);
+      return c;
+    },
+    closePages,
+    async open(options = {}) {
+      if (!context || !page) {
+        context = await browser.newContext({ viewport: { width: 1360, height: 860 }, deviceScaleFactor: 1 });
+        page = await context.newPage();
+        page.on('dialog', (d) => {
+          log.dialogs.push(d.message());
+          void d.dismiss();
+        });
+        page.on('pageerror', (e) => log.errors.push(e.message));
+        page.on('console', (m) => log.console.push(`${m.type()}: ${m.text()}`));
+        page.on('request', (r) => log.requests.push(r.url()));
+      }
+      await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
+      log = { dialogs: [], errors: [], console: [], requests: [] };
+      // about:blank first, so even a URL differing only in its hash loads the app afresh.
+      await page.goto('about:blank');
+      log.requests.length = 0;
+      const url = new URL(daemon.httpUrl!);
+      url.hash = options.hash ?? '';
+      await page.goto(url.toString());
+      await page.waitForSelector('.nav');
+      return { page, log, context };
+    },
+    async close() {
+      for (const c of clients) c.close();
+      await closePages();
+      await browser.close();
+      await daemon.close();
+      core.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
