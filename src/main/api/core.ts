@@ -48,7 +48,8 @@ export function createCore(options: CoreOptions): Core {
   let excluded = createExclusionMatcher(settings.get().exclusions);
   const indexer = createIndexer(db, ADAPTERS, { excluded: (value) => excluded(value) });
   const reader = createReader(db);
-  const writer = createWriter(db);
+  // ingest.append and handoffs go through this writer: an excluded workspace is not kept from them either.
+  const writer = createWriter(db, { excluded: (value) => excluded(value) });
   const recall = createRecall(db);
   let progress: ScanProgress | null = null;
   let scanning: Promise<ScanStats> | null = null;

@@ -40,8 +40,13 @@ Indexes new and grown session files; unchanged files are not read again.
       throw new UsageError((err as Error).message);
     }
     const file = dbPathFrom(values, io.env);
-    if (values.rebuild) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-    const db = openDb(file);
+    // A rebuild is built beside the index and replaces it only once complete: a rebuild that fails
+    // (a full disk, a kill) leaves the old index as it was instead of half of a new one.
+    const target = values.rebuild ? `${file}.rebuild` : file;
+    if (values.rebuild) removeIndex(target);
+    const gone = values.rebuild ? goneConversations(file) : 0;
+    const db = openDb(target);
+    let built = false;
     try {
       const showProgress = io.isTTY && !values.json;
       const excluded = createExclusionMatcher(createSettingsStore(defaultSettingsPath(io.env)).get().exclusions);
@@ -73,12 +78,51 @@ Indexes new and grown session files; unchanged files are not read again.
           for (const e of stats.errors.slice(0, 20)) io.out(`  ${e.path}${e.line ? `:${e.line}` : ''}: ${e.reason}\n`);
         }
       }
-      return 0;
+      built = true;
+    } finally {
+      db.close();
+      if (values.rebuild) {
+        if (built) replaceIndex(target, file);
+        else removeIndex(target);
+      }
+    }
+    if (gone) io.err(`throughline index: the old index held ${gone} conversation(s) whose session files are gone; the rebuilt one cannot have them.\n`);
+    // Folders named with --source that do not exist are a mistake worth an exit code; the agents'
+    // default folders that do not exist are just agents this person does not use.
+    const absent = values.source?.length ? sources.filter((s) => !fs.existsSync(s.root)) : [];
+    for (const s of absent) io.err(`throughline index: ${s.root} does not exist; nothing was indexed from it (what was indexed from it before is kept).\n`);
+    return absent.length ? 1 : 0;
+  },
+};
+
+function removeIndex(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+}
+
+/** Moves a closed (so fully checkpointed) rebuilt index over the old one and its WAL. */
+function replaceIndex(rebuilt: string, file: string): void {
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  fs.renameSync(rebuilt, file);
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(rebuilt + suffix, { force: true });
+}
+
+/** Conversations of the old index whose files are gone (a rebuild cannot bring them back); 0 if unreadable. */
+function goneConversations(file: string): number {
+  if (!fs.existsSync(file)) return 0;
+  try {
+    const db = openDb(file, { readonly: true });
+    try {
+      return db
+        .prepare("SELECT count(*) FROM conversations c JOIN source_files f ON f.id = c.file_id WHERE f.status = 'missing'")
+        .pluck()
+        .get() as number;
     } finally {
       db.close();
     }
-  },
-};
+  } catch {
+    return 0; // a damaged index is why one rebuilds: nothing to say about it
+  }
+}
 
 export const statsCommand: Command = {
   name: 'stats',

@@ -28,14 +28,16 @@ The agents' own files are never touched.
       let result: Forgotten = { conversations: [], entries: 0 };
       if (workspaceIds.length) {
         exclusion = target;
+        // IMMEDIATE: forgetting reads before it deletes, and a deferred transaction would fail with
+        // "database is locked" instead of waiting while the daemon is writing (see writer.ts).
         db.transaction(() => {
           for (const id of workspaceIds) result = forgetter.forget(id, result);
-        })();
+        }).immediate();
       } else if (conversation) {
         exclusion = conversation.path;
         db.transaction(() => {
           result = forgetter.forget(conversation.id, result);
-        })();
+        }).immediate();
       } else {
         io.err(`throughline forget: no conversation or workspace "${target}" in the index.\n`);
         return 1;

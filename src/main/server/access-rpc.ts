@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Api, IndexStatus, MethodName, RecallResult, SuggestResult } from '../../shared/api.js';
 import { ApiError, dispatch, RPC, validate } from '../api/dispatch.js';
+import { redactPrivate } from '../privacy.js';
 
 export interface Principal {
   /** Shown in the activity log. */
@@ -173,7 +174,11 @@ function conversationsOf(method: MethodName, result: unknown, named: { id: numbe
 /** A short, bounded description of the params for the activity log. Long text is cut, never stored whole. */
 export function summarizeParams(method: string, params: unknown): string {
   const cut = (v: unknown, depth: number): unknown => {
-    if (typeof v === 'string') return v.length > 80 ? v.slice(0, 80) + '…' : v;
+    if (typeof v === 'string') {
+      // Redacted before it is cut: half a <private> tag would let the start of the secret through.
+      const r = redactPrivate(v);
+      return r.length > 80 ? r.slice(0, 80) + '…' : r;
+    }
     if (Array.isArray(v)) return depth > 1 ? `[${v.length}]` : v.slice(0, 5).map((x) => cut(x, depth + 1)).concat(v.length > 5 ? [`…+${v.length - 5}`] : []);
     if (v && typeof v === 'object') {
       if (depth > 2) return '{…}';

@@ -9,7 +9,7 @@ export type Db = Database.Database;
 
 export class StoreError extends Error {
   constructor(
-    readonly kind: 'newer-schema' | 'corrupt' | 'readonly' | 'missing' | 'io',
+    readonly kind: 'newer-schema' | 'corrupt' | 'readonly' | 'missing' | 'io' | 'full' | 'busy',
     message: string,
   ) {
     super(message);
@@ -54,10 +54,14 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     }
     db.pragma('foreign_keys = ON');
     db.pragma('cache_size = -32000');
+    // Savepoint journals in memory, not temp files: a scan commits many files per transaction, each
+    // in its own savepoint, and writing their journals to disk cost ~10% of a cold index (BENCHMARKS.md).
+    db.pragma('temp_store = MEMORY');
     migrate(db, file, options.readonly ?? false);
   } catch (err) {
     db.close();
-    if (err instanceof StoreError) throw err;
+    const store = storeErrorFrom(err, file);
+    if (store) throw store;
     const message = (err as Error).message;
     if (/not a database|malformed/i.test(message)) {
       throw new StoreError('corrupt', `The index at ${file} is damaged (${message}). Rebuild it with \`throughline index --rebuild\`.`);
@@ -65,6 +69,38 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     throw new StoreError('io', `Cannot use the index at ${file}: ${message}`);
   }
   return db;
+}
+
+/**
+ * The SQLite failures that are about the index or its disk rather than the data being written,
+ * as a StoreError a person can act on; null for anything else. Used wherever the index is written,
+ * so a full disk or a read-only file reads as such instead of as a stack trace.
+ */
+export function storeErrorFrom(err: unknown, file: string): StoreError | null {
+  if (err instanceof StoreError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
+  const message = (err as Error).message;
+  const base = code.replace(/^(SQLITE_[A-Z]+).*$/, '$1');
+  switch (base) {
+    case 'SQLITE_FULL':
+      return new StoreError('full', `The disk holding the index at ${file} is full (${message}). Free some space and run \`throughline index\` again; what was indexed before is kept.`);
+    case 'SQLITE_READONLY':
+      return new StoreError('readonly', `The index at ${file} is read-only (${message}). Check the permissions of the file, of its -wal and -shm files and of its folder, or pass another --db.`);
+    case 'SQLITE_CORRUPT':
+    case 'SQLITE_NOTADB':
+      return new StoreError('corrupt', `The index at ${file} is damaged (${message}). Rebuild it with \`throughline index --rebuild\`; the agents' files are the truth.`);
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return new StoreError('busy', `The index at ${file} is busy with another Throughline process (${message}). Try again in a moment.`);
+    case 'SQLITE_IOERR':
+    case 'SQLITE_CANTOPEN':
+    case 'SQLITE_PROTOCOL':
+    case 'SQLITE_NOLFS':
+      return new StoreError('io', `Cannot write the index at ${file}: ${message}`);
+    default:
+      return null;
+  }
 }
 
 function checkVersion(db: Db, file: string): void {
@@ -84,9 +120,13 @@ function migrate(db: Db, file: string, readonly: boolean): void {
   if (readonly) {
     throw new StoreError('readonly', `The index at ${file} needs migrating to version ${SCHEMA_VERSION}; open it writable once.`);
   }
-  // All pending migrations and the version bump commit together or not at all.
+  // All pending migrations and the version bump commit together or not at all. The version is read
+  // again under the write lock: another process (the app, the daemon, a CLI run starting at the same
+  // moment) may have migrated while this one waited for it, and running v1 twice fails.
   db.transaction(() => {
-    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    checkVersion(db, file);
+    const now = db.pragma('user_version', { simple: true }) as number;
+    for (let v = now; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -3,6 +3,7 @@
 // offset that disagrees with the entries.
 import type { ConversationMeta, EntryRecord, IngestOp } from '../ingest/types.js';
 import type { SourceKind } from '../../shared/types.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { createForgetter } from './forget.js';
 import { redactPrivate, type ExclusionMatcher } from '../privacy.js';
@@ -39,9 +40,21 @@ interface ConvRow {
   title: string;
   summary: string | null;
   workspace: string | null;
+  file_id: number | null;
 }
 
 export type Writer = ReturnType<typeof createWriter>;
+
+/**
+ * Another process (the daemon, a CLI run) committed this file after its row was read: this batch
+ * would redo or undo that work. The caller stops reading the file; the other process has it.
+ */
+export class StaleFileError extends Error {
+  constructor(path: string) {
+    super(`${path} was indexed further by another process meanwhile`);
+    this.name = 'StaleFileError';
+  }
+}
 
 export interface WriterOptions {
   /** Conversations whose workspace matches are never kept in the index. */
@@ -60,8 +73,8 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     ),
     touchFile: db.prepare("UPDATE source_files SET size = ?, mtime_ms = ?, status = 'ok' WHERE id = ?"),
     fileStatus: db.prepare('UPDATE source_files SET status = ?, error = ? WHERE id = ?'),
-    conv: db.prepare<[string, string], ConvRow>('SELECT id, title, summary, workspace FROM conversations WHERE source = ? AND key = ?'),
-    convById: db.prepare<[number], ConvRow>('SELECT id, title, summary, workspace FROM conversations WHERE id = ?'),
+    conv: db.prepare<[string, string], ConvRow>('SELECT id, title, summary, workspace, file_id FROM conversations WHERE source = ? AND key = ?'),
+    convById: db.prepare<[number], ConvRow>('SELECT id, title, summary, workspace, file_id FROM conversations WHERE id = ?'),
     insertConv: db.prepare('INSERT INTO conversations (source, key, session_id, file_id, path) VALUES (?, ?, ?, ?, ?)'),
     entry: db.prepare<[number, number], { id: number; text: string; indexed: number }>(
       'SELECT id, text, indexed FROM entries WHERE conversation_id = ? AND seq = ?',
@@ -99,6 +112,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     setOffPath: db.prepare('UPDATE entries SET off_path = ? WHERE id = ?'),
     leaf: db.prepare<[number], { leaf_source_id: string | null }>('SELECT leaf_source_id FROM conversations WHERE id = ?'),
     setLeaf: db.prepare('UPDATE conversations SET leaf_source_id = ? WHERE id = ?'),
+    anyUnlinked: db.prepare('SELECT 1 FROM conversations WHERE parent_key IS NOT NULL AND parent_id IS NULL LIMIT 1'),
     linkParents: db.prepare(
       `UPDATE conversations SET parent_id = (SELECT p.id FROM conversations p WHERE p.source = conversations.source AND p.key = conversations.parent_key)
        WHERE parent_key IS NOT NULL AND parent_id IS NULL`,
@@ -114,6 +128,9 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     ),
   };
 
+  // applyMeta's UPDATE depends on which fields are set: a handful of shapes, each prepared once.
+  const metaStatements = new Map<string, Statement>();
+
   function fileRow(path: string): FileRow | undefined {
     return s.file.get(path);
   }
@@ -126,7 +143,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
   }
 
   /** Drops everything a file produced, keeping conversation rows (and so their ids) for re-indexing. */
-  const resetFile = db.transaction((file: FileRow) => {
+  const resetFileTx = db.transaction((file: FileRow) => {
     for (const conv of s.fileConvs.all(file.id)) {
       for (const e of s.convEntries.all(conv.id)) s.ftsDelete.run(e.id, e.text);
       s.deleteEntries.run(conv.id);
@@ -138,24 +155,39 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
   });
 
   /** Applies one batch of ops and commits the file's progress with it. */
-  const commitBatch = db.transaction((file: FileRow, ops: readonly IngestOp[], progress: FileProgress) => {
+  function commitBatchBody(file: FileRow, ops: readonly IngestOp[], progress: FileProgress): void {
+    // Compare-and-set on the offset: two indexers on one file must not interleave their batches.
+    const current = s.file.get(file.path);
+    if (current && current.committed_offset !== file.committed_offset) throw new StaleFileError(file.path);
     const touched = new Map<string, ConvRow>();
+    let inserted = false;
     const conversation = (key: string, sessionId?: string): ConvRow => {
       let row = touched.get(key);
       if (row) return row;
       row = s.conv.get(file.kind, key);
       if (!row) {
         const id = Number(s.insertConv.run(file.kind, key, sessionId ?? key, file.id, file.path).lastInsertRowid);
-        row = { id, title: '', summary: null, workspace: null };
+        row = { id, title: '', summary: null, workspace: null, file_id: file.id };
+        inserted = true;
       }
       touched.set(key, row);
       return row;
     };
     const leaves = new Map<number, string>();
+    // Adapters send metadata with nearly every entry (updatedAt moves on each line); one UPDATE per
+    // conversation per batch, with the metas merged as applying them in order would, is enough.
+    const metas = new Map<ConvRow, ConversationMeta>();
     for (const op of ops) {
-      if (op.op === 'conversation') applyMeta(conversation(op.conv, op.meta.sessionId).id, op.meta, file.id);
-      else if (op.op === 'entry') upsertEntry(conversation(op.conv).id, op.entry);
+      if (op.op === 'conversation') {
+        const row = conversation(op.conv, op.meta.sessionId);
+        metas.set(row, mergeMeta(metas.get(row), op.meta));
+      } else if (op.op === 'entry') upsertEntry(conversation(op.conv).id, op.entry);
       else leaves.set(conversation(op.conv).id, op.sourceId);
+    }
+    let parentKeySet = false;
+    for (const [row, meta] of metas) {
+      applyMeta(row, meta, file.id);
+      if (meta.parentKey !== undefined) parentKeySet = true;
     }
     for (const [convId, leaf] of leaves) s.setLeaf.run(leaf, convId);
     for (const row of touched.values()) {
@@ -164,13 +196,36 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       if (excluded(workspace)) forgetter.forget(row.id);
       else finishConversation(row.id);
     }
-    if (touched.size > 0) s.linkParents.run();
+    // Only a new conversation (a parent children may wait for) or a new parent key can link anything,
+    // and only while some conversation is unlinked (a cheap read on a partial index). The UPDATE also
+    // writes a foreign-key column: see applyMeta for why that is not done for nothing.
+    if ((inserted || parentKeySet) && s.anyUnlinked.get()) s.linkParents.run();
     s.updateFile.run({ ...progress, state: JSON.stringify(progress.state ?? null), id: file.id, now: Date.now() });
-  });
+  }
+  const commitBatchTx = db.transaction(commitBatchBody);
 
-  function applyMeta(convId: number, meta: ConversationMeta, fileId: number): void {
-    const sets: string[] = ['file_id = @fileId'];
-    const params: Record<string, unknown> = { id: convId, fileId };
+  /** `next` applied after `acc`, as one meta: the same result as applying both in turn. */
+  function mergeMeta(acc: ConversationMeta | undefined, next: ConversationMeta): ConversationMeta {
+    if (!acc) return { ...next };
+    const out: ConversationMeta = { ...acc };
+    for (const k of ['sessionId', 'workspace', 'summary', 'parentKey'] as const) if (next[k] !== undefined) out[k] = next[k];
+    if (next.isSubagent !== undefined) out.isSubagent = next.isSubagent;
+    if (next.createdAt !== undefined) out.createdAt = out.createdAt === undefined ? next.createdAt : Math.min(out.createdAt, next.createdAt);
+    if (next.updatedAt !== undefined) out.updatedAt = out.updatedAt === undefined ? next.updatedAt : Math.max(out.updatedAt, next.updatedAt);
+    // A title replaces one of the same or lower rank: the stored title_rank decides the rest in SQL.
+    if (next.title !== undefined && (out.title === undefined || (next.titleRank ?? 0) >= (out.titleRank ?? 0))) {
+      out.title = next.title;
+      out.titleRank = next.titleRank ?? 0;
+    }
+    return out;
+  }
+
+  function applyMeta(row: ConvRow, meta: ConversationMeta, fileId: number): void {
+    // file_id is written only when it changes. An UPDATE that writes a foreign-key column runs in a
+    // statement journal, and opening one makes FTS5 flush its pending rows into a new segment: done
+    // on every batch, that is a segment per file per FTS table for the merges to work through.
+    const sets: string[] = row.file_id === fileId ? [] : ['file_id = @fileId'];
+    const params: Record<string, unknown> = { id: row.id, fileId };
     const plain: [keyof ConversationMeta, string][] = [
       ['sessionId', 'session_id'],
       ['workspace', 'workspace'],
@@ -203,7 +258,11 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       params.title = redactPrivate(meta.title);
       params.rank = rank;
     }
-    db.prepare(`UPDATE conversations SET ${sets.join(', ')} WHERE id = @id`).run(params);
+    if (sets.length === 0) return;
+    const sql = `UPDATE conversations SET ${sets.join(', ')} WHERE id = @id`;
+    let stmt = metaStatements.get(sql);
+    if (!stmt) metaStatements.set(sql, (stmt = db.prepare(sql)));
+    stmt.run(params);
   }
 
   function upsertEntry(convId: number, e: EntryRecord): void {
@@ -265,14 +324,32 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     const now = Date.now();
     db.transaction(() => {
       for (const p of problems) s.error.run(path, p.line, p.reason, now);
-    })();
+    }).immediate();
   }
+
+  // BEGIN IMMEDIATE, not the default deferred BEGIN: these transactions read before they write, and
+  // in WAL mode a deferred one whose snapshot another process has committed past cannot upgrade to a
+  // writer — SQLite fails it at once with SQLITE_BUSY ("database is locked"), busy_timeout or not.
+  // Taking the write lock first makes it wait its turn instead. (Inside another transaction these
+  // run as savepoints of it.)
+  const resetFile = (file: FileRow): void => resetFileTx.immediate(file);
+  const commitBatch = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress): void => commitBatchTx.immediate(file, ops, progress);
+  /**
+   * The same batch with no savepoint of its own, for a caller whose transaction rolls back as a whole
+   * if this throws (scan.ts indexes groups of files this way). A savepoint per batch makes FTS5 flush
+   * its pending rows at every file; without them it writes a segment per many files (BENCHMARKS.md).
+   */
+  const commitBatchInTransaction = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress): void => {
+    if (!db.inTransaction) throw new Error('commitBatchInTransaction needs an open transaction');
+    commitBatchBody(file, ops, progress);
+  };
 
   return {
     fileRow,
     ensureFile,
     resetFile,
     commitBatch,
+    commitBatchInTransaction,
     recordProblems,
     /** The file is unchanged but its mtime moved (e.g. touched): remember it so the next scan skips it. */
     touchFile: (file: FileRow, size: number, mtimeMs: number) => s.touchFile.run(size, mtimeMs, file.id),
