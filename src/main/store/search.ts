@@ -5,8 +5,9 @@
 // - bounds (conversation, seq < before, workspace, since, excluded ids, sub-agents) are in the WHERE
 //   clause, applied before ranking and LIMIT, so an out-of-bounds conversation can never take a slot
 //   even when it would rank higher;
-// - narrow with FTS first, then sort and limit, and compute snippets only for the rows of the page.
-import Database from 'better-sqlite3';
+// - narrow with FTS first, then sort and limit; snippets are cut in memory for the rows of the page
+//   (recall/match-text.ts), never with snippet() on `rowid = ?`, which is slow for common words.
+import type Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import { TOKENIZE } from './schema.js';
 
@@ -48,6 +49,29 @@ export interface ConversationMetaRow {
   is_subagent: number;
 }
 
+/** One term's MATCH strings for `fieldMasks`: which source proves which field. */
+export interface FieldTerm {
+  /** conversations_fts MATCH restricted to the title column. */
+  title: string;
+  /** conversations_fts MATCH restricted to the summary column. */
+  summary: string;
+  /** conversation_terms MATCH (detail=none: plain terms and prefixes). */
+  terms?: string;
+  /** entries_fts MATCH (phrases need positions) — with `fields`, which covers title and summary. */
+  entries?: string;
+  fields?: string;
+}
+
+export interface FieldMaskRow {
+  id: number;
+  workspace: string | null;
+  updated_at: number | null;
+  /** Bit i set: term i matched in that field. */
+  title: number;
+  summary: number;
+  transcript: number;
+}
+
 export interface ProbeRow {
   id: number;
   /** bm25 of the conversation's best entry (lower is better, FTS5 convention). */
@@ -60,13 +84,23 @@ export interface EntryHitRow {
   entryId: number;
   conversationId: number;
   seq: number;
-  /** bm25 (lower is better). */
-  rank: number;
 }
 
-export interface SnippetRow {
+export interface InConvRow {
+  entryId: number;
   seq: number;
-  snippet: string;
+  role: 'user' | 'assistant';
+  author: string | null;
+  text: string;
+}
+
+interface InConvParams {
+  match: string;
+  conv: number;
+  lo: number;
+  hi: number;
+  before: number;
+  limit: number;
 }
 
 export interface TurnRow {
@@ -75,36 +109,51 @@ export interface TurnRow {
   text: string;
 }
 
-export interface HistoryHitRow {
-  seq: number;
-  role: 'user' | 'assistant';
-  author: string | null;
-  snippet: string;
-}
 
 export type Search = ReturnType<typeof createSearch>;
 
+/**
+ * One conversation's matching entries with their bm25, ranked afterwards. `ORDER BY rank` inside the
+ * FTS5 query makes FTS5 rank every match in the whole index before the rowid range applies: 40 ms for a
+ * common word at 10k conversations, against 3 ms this way (BENCHMARKS.md).
+ */
+const IN_RANGE = `m AS MATERIALIZED (
+         SELECT rowid, bm25(entries_fts) AS rank FROM entries_fts
+         WHERE entries_fts MATCH @match AND rowid BETWEEN @lo AND @hi)`;
+
 export function createSearch(db: Db) {
+  const stem = createStemmer(db);
   const s = {
     total: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM conversations'),
+    // data_version moves when another connection commits; total_changes() when this one writes (the
+    // app's and the daemon's watcher index through the same connection that answers queries).
+    dataVersion: db.prepare<[], { data_version: number; changes: number }>(
+      'SELECT (SELECT data_version FROM pragma_data_version) AS data_version, total_changes() AS changes',
+    ),
     vocab: db.prepare<[string], { doc: number }>('SELECT doc FROM conversation_terms_vocab WHERE term = ?'),
     count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM conversation_terms WHERE conversation_terms MATCH ?'),
     presence: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
       `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
        WHERE conversation_terms MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
+    presenceRecent: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
+      `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
+       WHERE conversation_terms MATCH @match AND ${BOUNDS_SQL} ORDER BY c.updated_at DESC, c.id DESC LIMIT @limit`,
+    ),
     fields: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
       `SELECT f.rowid AS id FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
        WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
+    // bm25() cannot run inside an aggregate, so the matches are materialized first.
     probe: db.prepare<BoundParams & { match: string; limit: number }, ProbeRow>(
-      `SELECT e.conversation_id AS id, min(bm25(entries_fts)) AS rank, count(*) AS hits
-       FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
-       WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL}
-       GROUP BY e.conversation_id ORDER BY rank, e.conversation_id DESC LIMIT @limit`,
+      `WITH m AS MATERIALIZED (
+         SELECT e.conversation_id AS id, bm25(entries_fts) AS rank
+         FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
+         WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL})
+       SELECT id, min(rank) AS rank, count(*) AS hits FROM m GROUP BY id ORDER BY rank, id DESC LIMIT @limit`,
     ),
     entryHits: db.prepare<BoundParams & { match: string; limit: number }, EntryHitRow>(
-      `SELECT e.id AS entryId, e.conversation_id AS conversationId, e.seq AS seq, bm25(entries_fts) AS rank
+      `SELECT e.id AS entryId, e.conversation_id AS conversationId, e.seq AS seq
        FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
        WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
@@ -115,26 +164,23 @@ export function createSearch(db: Db) {
     idRange: db.prepare<[number], { lo: number | null; hi: number | null }>(
       'SELECT min(id) AS lo, max(id) AS hi FROM entries WHERE conversation_id = ?',
     ),
-    // The page first (rowid and rank only), then snippets for just that page.
-    bestEntry: db.prepare<{ match: string; conv: number; lo: number; hi: number }, SnippetRow>(
-      `WITH top AS (
-         SELECT entries_fts.rowid AS rowid, rank FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid
-         WHERE entries_fts MATCH @match AND entries_fts.rowid BETWEEN @lo AND @hi
-           AND e.conversation_id = @conv AND e.off_path = 0
-         ORDER BY rank LIMIT 1)
-       SELECT e.seq AS seq, snippet(entries_fts, 0, '**', '**', '…', 20) AS snippet
-       FROM top JOIN entries_fts ON entries_fts.rowid = top.rowid JOIN entries e ON e.id = top.rowid
-       WHERE entries_fts MATCH @match`,
+    // Entries of one conversation, bounded by the rowid range of its entries. Callers pass only terms
+    // that are not common (recall/find-entries.ts): for a common word FTS5 still walks its doclist.
+    ranked: db.prepare<InConvParams, InConvRow>(
+      `WITH ${IN_RANGE}
+       SELECT m.rowid AS entryId, e.seq AS seq, e.role AS role, e.author AS author, e.text AS text FROM m JOIN entries e ON e.id = m.rowid
+       WHERE e.conversation_id = @conv AND e.seq < @before AND e.off_path = 0
+       ORDER BY m.rank, e.seq LIMIT @limit`,
     ),
-    history: db.prepare<{ match: string; conv: number; lo: number; hi: number; before: number; limit: number }, HistoryHitRow>(
-      `WITH top AS (
-         SELECT entries_fts.rowid AS rowid, rank FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid
-         WHERE entries_fts MATCH @match AND entries_fts.rowid BETWEEN @lo AND @hi
-           AND e.conversation_id = @conv AND e.seq < @before AND e.off_path = 0 AND e.role IN ('user', 'assistant')
-         ORDER BY rank, e.seq LIMIT @limit)
-       SELECT e.seq AS seq, e.role AS role, e.author AS author, snippet(entries_fts, 0, '', '', '…', 40) AS snippet
-       FROM top JOIN entries_fts ON entries_fts.rowid = top.rowid JOIN entries e ON e.id = top.rowid
-       WHERE entries_fts MATCH @match ORDER BY top.rank, e.seq`,
+    recent: db.prepare<InConvParams, InConvRow>(
+      `SELECT entries_fts.rowid AS entryId, e.seq AS seq, e.role AS role, e.author AS author, e.text AS text FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid
+       WHERE entries_fts MATCH @match AND entries_fts.rowid BETWEEN @lo AND @hi
+         AND e.conversation_id = @conv AND e.seq < @before AND e.off_path = 0
+       ORDER BY e.seq DESC LIMIT @limit`,
+    ),
+    latest: db.prepare<{ conv: number; before: number; limit: number }, InConvRow>(
+      `SELECT id AS entryId, seq, role, author, text FROM entries
+       WHERE conversation_id = @conv AND seq < @before AND indexed = 1 AND off_path = 0 ORDER BY seq DESC LIMIT @limit`,
     ),
     turns: db.prepare<[number, number, number], TurnRow>(
       `SELECT seq, role, text FROM entries WHERE conversation_id = ? AND kind = 'message' AND role IN ('user', 'assistant')
@@ -144,11 +190,62 @@ export function createSearch(db: Db) {
       `SELECT count(*) AS n FROM entries WHERE conversation_id = ? AND kind = 'message' AND role IN ('user', 'assistant')
        AND off_path = 0 AND text != ''`,
     ),
-    inConv: db.prepare<{ match: string; conv: number; lo: number; hi: number; limit: number }, { seq: number }>(
-      `SELECT e.seq AS seq FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid
-       WHERE entries_fts MATCH @match AND entries_fts.rowid BETWEEN @lo AND @hi AND e.conversation_id = @conv AND e.off_path = 0
-       ORDER BY e.seq LIMIT @limit`,
-    ),
+  };
+
+  // Document frequencies are read on every query and change only when the index does: cached until
+  // the index changes: another connection commits (data_version) or this one writes (total_changes).
+  const dfCache = new Map<string, number>();
+  let dfVersion = '';
+  const cachedDf = (key: string, read: () => number): number => {
+    const v = s.dataVersion.get()!;
+    const version = `${v.data_version}:${v.changes}`;
+    if (version !== dfVersion) {
+      dfCache.clear();
+      dfVersion = version;
+    }
+    let df = dfCache.get(key);
+    if (df === undefined) {
+      if (dfCache.size > 50_000) dfCache.clear();
+      dfCache.set(key, (df = read()));
+    }
+    return df;
+  };
+
+  // One statement per term count (the MATCH strings are parameters, the shape only depends on n).
+  const maskStatements = new Map<string, Database.Statement<unknown[], FieldMaskRow>>();
+  const maskStatement = (terms: readonly FieldTerm[]) => {
+    const shape = terms.map((t) => (t.entries ? 'p' : 't')).join('');
+    let st = maskStatements.get(shape);
+    if (!st) {
+      const parts = terms.flatMap((t, i) => {
+        const bit = 2 ** i;
+        const own = [
+          `SELECT rowid AS id, 0 AS f, ${bit} AS bit FROM conversations_fts WHERE conversations_fts MATCH ?`,
+          `SELECT rowid, 1, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`,
+        ];
+        if (t.entries) {
+          own.push(
+            `SELECT e.conversation_id, 2, ${bit} FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ? AND e.off_path = 0`,
+            `SELECT rowid, 2, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`,
+          );
+        } else own.push(`SELECT rowid, 2, ${bit} FROM conversation_terms WHERE conversation_terms MATCH ?`);
+        return own;
+      });
+      // sum(DISTINCT …) counts each (conversation, field, term) once, so the sums are exact bit masks
+      // (a phrase's entries report a conversation once per matching entry).
+      st = db.prepare<unknown[], FieldMaskRow>(
+        `WITH hits AS (${parts.join(' UNION ALL ')})
+         SELECT c.id AS id, c.workspace AS workspace, c.updated_at AS updated_at,
+           coalesce(sum(DISTINCT CASE WHEN h.f = 0 THEN h.bit END), 0) AS title,
+           coalesce(sum(DISTINCT CASE WHEN h.f = 1 THEN h.bit END), 0) AS summary,
+           coalesce(sum(DISTINCT CASE WHEN h.f = 2 THEN h.bit END), 0) AS transcript
+         FROM hits h JOIN conversations c ON c.id = h.id
+         WHERE ${BOUNDS_SQL.replace(/@(\w+)/g, '?')}
+         GROUP BY c.id`,
+      );
+      maskStatements.set(shape, st);
+    }
+    return st;
   };
 
   const range = (conv: number): { lo: number; hi: number } | null => {
@@ -157,16 +254,34 @@ export function createSearch(db: Db) {
   };
 
   return {
+    stem,
     /** Conversations in the index: the N of document frequencies. */
     totalConversations: (): number => s.total.get()!.n,
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
-    termDf: (stem: string): number => s.vocab.get(stem)?.doc ?? 0,
+    termDf: (stem: string): number => cachedDf(`t:${stem}`, () => s.vocab.get(stem)?.doc ?? 0),
     /** Conversations matching a detail=none MATCH (phrases flattened, prefixes): df of a non-plain clause. */
-    matchDf: (match: string): number => s.count.get(match)!.n,
+    matchDf: (match: string): number => cachedDf(`m:${match}`, () => s.count.get(match)!.n),
     /** Conversations whose whole text (title, summary, transcript) matches; unranked. */
     presence: (match: string, bounds: Bounds, limit: number): number[] =>
       s.presence.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
+    /** Like presence, most recently active first (sorts the whole match set: for common-only queries). */
+    presenceRecent: (match: string, bounds: Bounds, limit: number): number[] =>
+      s.presenceRecent.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
     /** Conversations whose title/summary/workspace (per the MATCH's column filter) match; unranked. */
+    /**
+     * For every conversation any term reaches (within bounds): which terms matched its title, its
+     * summary and its whole text, as bit masks (term i = bit i; at most 30 terms). One statement,
+     * so a word in almost every conversation costs one pass, not one JavaScript object per match.
+     */
+    fieldMasks: (terms: readonly FieldTerm[], bounds: Bounds): FieldMaskRow[] => {
+      if (!terms.length) return [];
+      if (terms.length > 30) throw new Error('fieldMasks takes at most 30 terms');
+      const args: unknown[] = terms.flatMap((t) => (t.entries ? [t.title, t.summary, t.entries, t.fields] : [t.title, t.summary, t.terms]));
+      const b = boundParams(bounds);
+      // BOUNDS_SQL's named parameters in order of appearance: sub, ws, ws, since, since, ex.
+      args.push(b.sub, b.ws, b.ws, b.since, b.since, b.ex);
+      return maskStatement(terms).all(...args);
+    },
     fieldMatches: (match: string, bounds: Bounds, limit: number): number[] =>
       s.fields.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
     /** One ranked probe: conversations by their best matching entry's bm25. */
@@ -176,60 +291,66 @@ export function createSearch(db: Db) {
       s.entryHits.all({ ...boundParams(bounds), match, limit }),
     conversations: (ids: readonly number[]): Map<number, ConversationMetaRow> =>
       new Map(ids.length ? s.meta.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
-    /** The best matching entry of one conversation, with a highlighted snippet. */
-    bestEntry: (conv: number, match: string): SnippetRow | null => {
+    /**
+     * Entries of one conversation with seq < before matching `match`: best first by bm25 (`ranked`),
+     * or most recent first. bm25 counts each term over the whole index, so callers rank only by
+     * terms that are not everywhere.
+     */
+    entriesIn: (conv: number, match: string, o: { before?: number; limit: number; ranked: boolean }): InConvRow[] => {
       const r = range(conv);
-      return r ? (s.bestEntry.get({ match, conv, ...r }) ?? null) : null;
+      if (!r) return [];
+      const params = { match, conv, before: o.before ?? Number.MAX_SAFE_INTEGER, limit: o.limit, ...r };
+      return (o.ranked ? s.ranked : s.recent).all(params);
     },
-    /** history_search: one conversation, seq < before, user/assistant text, by FTS rank. */
-    historyHits: (conv: number, match: string, before: number, limit: number): HistoryHitRow[] => {
-      const r = range(conv);
-      return r ? s.history.all({ match, conv, before, limit, ...r }) : [];
-    },
+    /** The indexed (searchable) entries of one conversation before `before`, latest first, without FTS. */
+    latestEntries: (conv: number, before: number, limit: number): InConvRow[] => s.latest.all({ conv, before, limit }),
     /** Turns (user and assistant messages on the active path) from the 0-based `offset`. */
     turns: (conv: number, offset: number, limit: number): TurnRow[] => s.turns.all(conv, limit, offset),
     turnCount: (conv: number): number => s.turnCount.get(conv)!.n,
-    /** Entries of one conversation matching, in order. */
-    matchingSeqs: (conv: number, match: string, limit: number): number[] => {
-      const r = range(conv);
-      return r ? s.inConv.all({ match, conv, limit, ...r }).map((x) => x.seq) : [];
-    },
   };
 }
 
 // ---- stemming through SQLite's own tokenizer ----
 
-let stemDb: Database.Database | null = null;
+/** Stems of each token as FTS5 stores them (usually one per token; more when SQLite splits it). */
+export type Stemmer = (tokens: readonly string[]) => string[][];
+
+// Stems depend only on the tokenizer, so one cache serves every connection.
 const stemCache = new Map<string, string[]>();
 const STEM_CACHE_MAX = 20_000;
 
 /**
- * The stems FTS5 stores for each token (porter over unicode61, exactly the index's tokenizer), so
- * df lookups in conversation_terms_vocab use the very terms the index holds. A private in-memory
- * database does the work, so it also works on a read-only index. A token may yield several stems
- * when SQLite splits it differently; most yield one.
+ * The stems FTS5 stores for tokens (porter over unicode61, exactly the index's tokenizer), so df
+ * lookups in conversation_terms_vocab and in-memory matching use the very terms the index holds.
+ * A TEMP table on the index's own connection does the work: it works on a read-only index and needs
+ * no second native database handle (the Electron build loads its own).
  */
-export function stemTokens(tokens: readonly string[]): string[][] {
-  const missing = [...new Set(tokens.filter((t) => !stemCache.has(t)))];
-  if (missing.length) {
-    if (!stemDb) {
-      stemDb = new Database(':memory:');
-      stemDb.exec(`CREATE VIRTUAL TABLE t USING fts5(x, tokenize='${TOKENIZE}');
-        CREATE VIRTUAL TABLE tv USING fts5vocab(t, instance);`);
+export function createStemmer(db: Db): Stemmer {
+  let st: { insert: Database.Statement<[number, string]>; read: Database.Statement<[], { doc: number; term: string }>; clear: Database.Statement<[]> } | null = null;
+  return (tokens) => {
+    const missing = [...new Set(tokens.filter((t) => !stemCache.has(t)))];
+    if (missing.length) {
+      if (!st) {
+        db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.tl_stem USING fts5(x, tokenize='${TOKENIZE}');
+          CREATE VIRTUAL TABLE IF NOT EXISTS temp.tl_stem_v USING fts5vocab(temp, tl_stem, instance);`);
+        st = {
+          insert: db.prepare('INSERT INTO temp.tl_stem (rowid, x) VALUES (?, ?)'),
+          read: db.prepare('SELECT doc, term FROM temp.tl_stem_v ORDER BY doc, offset'),
+          clear: db.prepare('DELETE FROM temp.tl_stem'),
+        };
+      }
+      const q = st;
+      const found = db.transaction(() => {
+        missing.forEach((t, i) => q.insert.run(i + 1, t));
+        const rows = q.read.all();
+        q.clear.run();
+        return rows;
+      })();
+      const byDoc = new Map<number, string[]>();
+      for (const r of found) (byDoc.get(r.doc) ?? byDoc.set(r.doc, []).get(r.doc)!).push(r.term);
+      if (stemCache.size + missing.length > STEM_CACHE_MAX) stemCache.clear();
+      missing.forEach((t, i) => stemCache.set(t, byDoc.get(i + 1) ?? []));
     }
-    const sdb = stemDb;
-    const insert = sdb.prepare('INSERT INTO t (rowid, x) VALUES (?, ?)');
-    const read = sdb.prepare<[], { doc: number; term: string }>('SELECT doc, term FROM tv ORDER BY doc, offset');
-    const found = sdb.transaction(() => {
-      missing.forEach((t, i) => insert.run(i + 1, t));
-      const rows = read.all();
-      sdb.exec('DELETE FROM t');
-      return rows;
-    })();
-    const byDoc = new Map<number, string[]>();
-    for (const r of found) (byDoc.get(r.doc) ?? byDoc.set(r.doc, []).get(r.doc)!).push(r.term);
-    if (stemCache.size + missing.length > STEM_CACHE_MAX) stemCache.clear();
-    missing.forEach((t, i) => stemCache.set(t, byDoc.get(i + 1) ?? []));
-  }
-  return tokens.map((t) => stemCache.get(t) ?? []);
+    return tokens.map((t) => stemCache.get(t) ?? []);
+  };
 }

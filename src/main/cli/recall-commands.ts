@@ -1,0 +1,164 @@
+// `throughline suggest | search | read | inspect | history`: the recall engine from a shell.
+// `--json` prints the api result objects (the eval and scripts read them); a terminal gets text.
+import { Scope, Sensitivity, StrategyName } from '../../shared/api.js';
+import { formatSignals } from '../recall/pointer-block.js';
+import { createSettingsStore, defaultSettingsPath } from '../settings.js';
+import { intFlag, parseFlags, printJson, type Command } from './command.js';
+import { historyCommand } from './recall-history.js';
+import { DB_HELP, dateFlag, enumFlag, textOf, withRecall } from './recall-shared.js';
+
+export const suggestCommand: Command = {
+  name: 'suggest',
+  summary: 'what would be suggested to an agent for a message (pointer block, scores, signals)',
+  help: `Usage: throughline suggest [options] -- TEXT
+
+Scores past conversations against TEXT (a new conversation's first message) and prints the
+suggestions and the exact pointer block an agent would get.
+  --workspace PATH      the workspace the message is written in
+  --scope S             workspace (only that workspace) or everywhere (default: settings)
+  --sensitivity S       focused, balanced or broad (default: settings)
+  --strategy NAME       default, signals (the suggested-context seed) or salient (the personal-recall seed)
+  --now ISO             the clock for recency (reproducible scores)
+  --conversation REF    the caller's own conversation, never suggested
+  --listed REF          a conversation already listed in this chat (repeatable)
+  --subagents           consider sub-agent conversations too
+${DB_HELP}: {"suggestions", "block", "reason", …}
+`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      workspace: { type: 'string' },
+      scope: { type: 'string' },
+      sensitivity: { type: 'string' },
+      strategy: { type: 'string' },
+      now: { type: 'string' },
+      conversation: { type: 'string' },
+      listed: { type: 'string', multiple: true },
+      subagents: { type: 'boolean' },
+    });
+    const text = textOf(positionals, 'TEXT');
+    const store = createSettingsStore(defaultSettingsPath(io.env));
+    // An explicit request: autoRecall governs what is pushed to agents, not what a person asks for.
+    const settings = { ...store.get(), autoRecall: true };
+    return withRecall(values, io, (recall) => {
+      const r = recall.suggest(
+        {
+          text,
+          workspace: values.workspace,
+          scope: enumFlag(values.scope, 'scope', Scope.options),
+          sensitivity: enumFlag(values.sensitivity, 'sensitivity', Sensitivity.options),
+          strategy: enumFlag(values.strategy, 'strategy', StrategyName.options),
+          now: dateFlag(values.now, 'now'),
+          conversation: values.conversation,
+          listed: values.listed,
+          includeSubagents: values.subagents,
+        },
+        settings,
+        store.operator().pins,
+      );
+      if (values.json) printJson(io, r);
+      else {
+        io.out(`${r.strategy}, ${r.sensitivity}: ${r.reason}\n`);
+        for (const s of r.suggestions) {
+          io.out(`\n  ${s.score}  ${s.title}\n      id ${s.id}  ${s.source}  ${s.workspace ?? ''}\n      ${formatSignals(s.signals)}\n`);
+        }
+        if (r.block) io.out(`\n${r.block}\n`);
+      }
+      return 0;
+    });
+  },
+};
+
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'find past conversations by keyword (recall_conversations)',
+  help: `Usage: throughline search [options] -- QUERY
+
+Every term is required first; when that finds fewer than --limit, ranked results with some of the
+terms follow. A term with punctuation (tx.draft) is a phrase, "…" is a phrase, term* a prefix.
+  --limit N          1–50 (default 10)
+  --workspace PATH   only this workspace (default: all)
+  --since DATE       only conversations active since DATE
+  --subagents        include sub-agent conversations
+${DB_HELP}: {"hits", "more", "relaxed", …}
+`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      limit: { type: 'string' },
+      workspace: { type: 'string' },
+      since: { type: 'string' },
+      subagents: { type: 'boolean' },
+      now: { type: 'string' },
+    });
+    const query = textOf(positionals, 'QUERY');
+    return withRecall(values, io, (recall) => {
+      const r = recall.recall({
+        query,
+        limit: intFlag(values.limit, 'limit', 1, 50),
+        workspace: values.workspace ?? 'all',
+        since: dateFlag(values.since, 'since'),
+        includeSubagents: values.subagents,
+      });
+      if (values.json) printJson(io, { hits: r.hits, more: r.more, relaxed: r.relaxed, note: r.note, truncated: r.truncated });
+      else io.out(r.text + '\n');
+      return 0;
+    });
+  },
+};
+
+export const readCommand: Command = {
+  name: 'read',
+  summary: 'read a past conversation’s turns (read_conversation)',
+  help: `Usage: throughline read [options] CONVERSATION
+
+CONVERSATION is an id, an agent's session id or a session file path.
+  --turns N|N-M      only these turns (1-based)
+  --detail D         summary (default; turns cut short) or full
+${DB_HELP}
+`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, { turns: { type: 'string' }, detail: { type: 'string' } });
+    const ref = textOf(positionals, 'CONVERSATION');
+    return withRecall(values, io, (recall) => {
+      const r = recall.read({ conversation_id: ref, turns: values.turns, detail: enumFlag(values.detail, 'detail', ['summary', 'full'] as const) });
+      if (values.json) printJson(io, r);
+      else io.out(r.text + '\n');
+      return 0;
+    });
+  },
+};
+
+export const inspectCommand: Command = {
+  name: 'inspect',
+  summary: 'search inside one past conversation (conversation_inspect)',
+  help: `Usage: throughline inspect [options] CONVERSATION
+
+  --query Q          entries matching Q (every term, else any), with windows around them
+  --role R           only user or assistant entries
+  --around N         neighbours on each side of a match, 0–10 (default 1)
+  --limit N          matches shown, 1–50 (default 10)
+${DB_HELP}
+`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      query: { type: 'string' },
+      role: { type: 'string' },
+      around: { type: 'string' },
+      limit: { type: 'string' },
+    });
+    const ref = textOf(positionals, 'CONVERSATION');
+    return withRecall(values, io, (recall) => {
+      const r = recall.inspect({
+        conversation_id: ref,
+        query: values.query,
+        role: enumFlag(values.role, 'role', ['user', 'assistant'] as const),
+        around: intFlag(values.around, 'around', 0, 10),
+        limit: intFlag(values.limit, 'limit', 1, 50),
+      });
+      if (values.json) printJson(io, r);
+      else io.out(r.text + '\n');
+      return 0;
+    });
+  },
+};
+
+export const recallCommands: Command[] = [suggestCommand, searchCommand, readCommand, inspectCommand, historyCommand];

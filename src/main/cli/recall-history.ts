@@ -1,0 +1,89 @@
+// `throughline history search|read|handoff`: the history tools for one conversation, from a shell.
+import type { HistoryReadParams } from '../../shared/api.js';
+import { intFlag, parseFlags, printJson, UsageError, type Command } from './command.js';
+import { withRecall } from './recall-shared.js';
+
+export const historyCommand: Command = {
+  name: 'history',
+  summary: 'search and read one conversation’s earlier entries; hand off (history_*)',
+  help: `Usage: throughline history search --conversation REF [--before N] [--limit N] -- QUERY
+       throughline history read --conversation REF --items 3,7 [--around N]
+       throughline history read --conversation REF --from N [--to M] [--limit N] [--cursor C]
+       throughline history read --conversation REF --tail [--count N]
+       throughline history handoff --conversation REF -- TEXT
+
+REF is the conversation (id, session id or session file). Search looks before the current context
+boundary (the latest compaction's first kept entry, or the latest handoff) unless --before is given;
+tail reads the entries right before it. Output is quoted material, at most 50 KB.
+  --db FILE   the index;  --json  print the result object
+`,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      conversation: { type: 'string' },
+      before: { type: 'string' },
+      limit: { type: 'string' },
+      items: { type: 'string' },
+      around: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      cursor: { type: 'string' },
+      tail: { type: 'boolean' },
+      count: { type: 'string' },
+    });
+    const [sub, ...rest] = positionals;
+    const conversation = values.conversation;
+    if (!conversation) throw new UsageError('--conversation REF is required');
+    const MAX = Number.MAX_SAFE_INTEGER;
+    if (sub === 'search') {
+      const query = rest.join(' ').trim();
+      if (!query) throw new UsageError('QUERY is missing (put it after --)');
+      return withRecall(values, io, (recall) => {
+        const r = recall.historySearch({ conversation, query, before: intFlag(values.before, 'before', 0, MAX), limit: intFlag(values.limit, 'limit', 1, 20) });
+        if (values.json) printJson(io, r);
+        else io.out(r.text + '\n');
+        return 0;
+      });
+    }
+    if (sub === 'read') {
+      let params: HistoryReadParams;
+      if (values.items !== undefined) {
+        const entries = values.items.split(',').map((s) => Number(s.trim()));
+        if (entries.some((n) => !Number.isInteger(n) || n < 0)) throw new UsageError('--items takes entry numbers, e.g. 3,7,12');
+        params = { conversation, mode: 'items', entries, around: intFlag(values.around, 'around', 0, 5) };
+      } else if (values.from !== undefined || values.cursor !== undefined) {
+        params = {
+          conversation,
+          mode: 'range',
+          from: intFlag(values.from, 'from', 0, MAX) ?? 0,
+          to: intFlag(values.to, 'to', 0, MAX),
+          limit: intFlag(values.limit, 'limit', 1, 50),
+          cursor: values.cursor,
+        };
+      } else if (values.tail) {
+        params = { conversation, mode: 'tail', count: intFlag(values.count, 'count', 1, 20) };
+      } else throw new UsageError('history read takes --items, --from (or --cursor), or --tail');
+      return withRecall(values, io, (recall) => {
+        const r = recall.historyRead(params);
+        if (values.json) printJson(io, r);
+        else io.out(r.text + '\n');
+        return 0;
+      });
+    }
+    if (sub === 'handoff') {
+      const text = rest.join(' ').trim();
+      if (!text) throw new UsageError('TEXT is missing (put it after --)');
+      return withRecall(
+        values,
+        io,
+        (recall) => {
+          const r = recall.historyHandoff({ conversation, text });
+          if (values.json) printJson(io, r);
+          else io.out(`Handoff stored as entry #${r.entry}; earlier history stays searchable.\n`);
+          return 0;
+        },
+        true,
+      );
+    }
+    throw new UsageError('history takes search, read or handoff');
+  },
+};

@@ -1,0 +1,40 @@
+// Helpers shared by the recall commands (recall-commands.ts, recall-history.ts).
+import { createRecall, RecallError, type Recall } from '../recall/index.js';
+import { openIndex, UsageError, type CliIO } from './command.js';
+
+export const DB_HELP = '  --db FILE         the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)\n  --json            print the result as one JSON object';
+
+/** Opens the index read-only, runs `fn` with a recall engine, and turns RecallErrors into exit codes. */
+export async function withRecall(values: { db?: string | boolean }, io: CliIO, fn: (r: Recall) => number, writable = false): Promise<number> {
+  const db = openIndex(values, io.env, !writable);
+  try {
+    return fn(createRecall(db));
+  } catch (err) {
+    if (err instanceof RecallError) {
+      if (err.kind === 'invalid') throw new UsageError(err.message);
+      io.err(`throughline: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    db.close();
+  }
+}
+
+export function enumFlag<T extends string>(value: string | boolean | undefined, name: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined || typeof value === 'boolean') return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} is one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+export function dateFlag(value: string | boolean | undefined, name: string): string | undefined {
+  if (value === undefined || typeof value === 'boolean') return undefined;
+  if (Number.isNaN(Date.parse(value))) throw new UsageError(`--${name} takes a date (YYYY-MM-DD or an ISO timestamp)`);
+  return value;
+}
+
+export function textOf(positionals: string[], what: string): string {
+  const text = positionals.join(' ').trim();
+  if (!text) throw new UsageError(`${what} is missing (put it after --)`);
+  return text;
+}

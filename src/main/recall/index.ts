@@ -1,0 +1,158 @@
+// The recall engine's facade: suggestions (three strategies behind one interface), the pointer
+// block, and the bounded search/read tools, all returning the result types of src/shared/api.ts.
+import {
+  HistoryHandoffParams,
+  HistoryReadParams,
+  HistorySearchParams,
+  InspectParams,
+  ReadParams,
+  RecallParams,
+  SuggestParams,
+  type Pins,
+  type Settings,
+  type StrategyName,
+  type Suggestion,
+  type SuggestResult,
+} from '../../shared/api.js';
+import type { z } from 'zod';
+import type { Db } from '../store/db.js';
+import { createReader } from '../store/read.js';
+import { createSearch, type Bounds, type ConversationMetaRow } from '../store/search.js';
+import type { SourceKind } from '../../shared/types.js';
+import { createContextBuilder, type Assembled, type BuildInput } from './context-builder.js';
+import { defaultStrategy } from './default.js';
+import { RecallError } from './errors.js';
+import { renderPointerBlock } from './pointer-block.js';
+import { DEFAULT_SENSITIVITY, resolveGate } from './presets.js';
+import { salientStrategy } from './salient.js';
+import { signalsStrategy } from './signals.js';
+import type { Strategy } from './strategy.js';
+import { parseQuery } from './terms.js';
+import { createHistoryTools } from './tools-history.js';
+import { createReadTools } from './tools-read.js';
+import { createRecallTool } from './tools-recall.js';
+
+export { RecallError } from './errors.js';
+export type { Strategy, Ranked, StrategyContext } from './strategy.js';
+
+export type RecallSettings = Pick<Settings, 'autoRecall' | 'sensitivity' | 'scope' | 'pins'>;
+
+export const DEFAULT_SETTINGS: RecallSettings = { autoRecall: true, sensitivity: DEFAULT_SENSITIVITY, scope: 'workspace', pins: {} };
+
+export const STRATEGIES: Readonly<Record<StrategyName, Strategy>> = {
+  default: defaultStrategy,
+  signals: signalsStrategy,
+  salient: salientStrategy,
+};
+
+export interface RecallOptions {
+  /** Operator pins (deployment config): between the shipped preset and the user's pins. */
+  operatorPins?: Pins;
+  /** The clock, for tests; `params.now` wins. */
+  now?: () => number;
+  /** Replace or add strategies (experiments, tests). */
+  strategies?: Partial<Record<StrategyName, Strategy>>;
+}
+
+/** Most clauses a suggestion looks at: a pasted log must not turn into hundreds of probes. */
+const SUGGEST_MAX_CLAUSES = 64;
+
+function validate<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
+  const r = schema.safeParse(params);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new RecallError('invalid', `Invalid params: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return r.data;
+}
+
+export type Recall = ReturnType<typeof createRecall>;
+
+export function createRecall(db: Db, options: RecallOptions = {}) {
+  const reader = createReader(db);
+  const search = createSearch(db);
+  const strategies = { ...STRATEGIES, ...options.strategies };
+  const history = createHistoryTools(db, reader, search);
+  const readTools = createReadTools(reader, search);
+  const recallTool = createRecallTool(search);
+  const clock = options.now ?? Date.now;
+
+  const idOf = (ref: string | number): number | null => reader.conversation(ref)?.id ?? null;
+
+  function suggestion(row: ConversationMetaRow, score: number, signals: Suggestion['signals']): Suggestion {
+    const title = row.title || 'Untitled conversation';
+    const s: Suggestion = {
+      id: row.id,
+      source: row.source as SourceKind,
+      sessionId: row.session_id,
+      path: row.path,
+      title,
+      workspace: row.workspace,
+      score,
+      signals,
+      updatedAt: row.updated_at,
+    };
+    // The preview comes from the generated summary only, never the transcript.
+    if (row.summary && row.summary.trim() && row.summary.trim() !== title.trim()) s.preview = row.summary.trim();
+    return s;
+  }
+
+  function suggest(input: SuggestParams, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins): SuggestResult {
+    const params = validate(SuggestParams, input);
+    const strategyName = params.strategy ?? 'default';
+    const sensitivity = params.sensitivity ?? settings.sensitivity;
+    const base = { strategy: strategyName, sensitivity };
+    if (!settings.autoRecall) return { ...base, suggestions: [], block: '', reason: 'disabled' };
+    const gate = resolveGate(sensitivity, operatorPins ?? options.operatorPins, settings.pins);
+    const scope = params.scope ?? settings.scope;
+    const exclude = new Set<number>();
+    // The live conversation is in the index and would match its own message on every turn.
+    if (params.conversation) {
+      const own = idOf(params.conversation);
+      if (own !== null) exclude.add(own);
+    }
+    for (const ref of params.listed ?? []) {
+      const id = idOf(ref);
+      if (id !== null) exclude.add(id);
+    }
+    const bounds: Bounds = {
+      workspace: scope === 'workspace' ? (params.workspace ?? null) : null,
+      exclude: [...exclude],
+      includeSubagents: params.includeSubagents ?? false,
+    };
+    const now = params.now ? Date.parse(params.now) : clock();
+    const clauses = parseQuery(params.text, { maxClauses: SUGGEST_MAX_CLAUSES });
+    const strategy = strategies[strategyName];
+    if (!clauses.length) return { ...base, suggestions: [], block: '', reason: 'no terms left after stop words', salientTerms: [] };
+    const outcome = strategy.suggest({ clauses, workspace: params.workspace ?? null, bounds, now, gate, search });
+    const meta = outcome.meta ?? search.conversations(outcome.ranked.map((r) => r.id));
+    const ranked = outcome.ranked.flatMap((r) => {
+      const row = meta.get(r.id);
+      return row ? [suggestion(row, r.score, r.signals)] : [];
+    });
+    const { block, included } = renderPointerBlock(ranked, gate.tokenBudget);
+    let reason = outcome.reason;
+    if (included.length < ranked.length) reason += `; ${ranked.length - included.length} left out to stay within ${gate.tokenBudget} tokens`;
+    return { ...base, suggestions: included, block, reason, ...(outcome.salientTerms ? { salientTerms: outcome.salientTerms } : {}) };
+  }
+
+  /** The injected block for a message within a token budget: profile, then pointers, then extras. */
+  function buildContext(input: BuildInput, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins): Assembled {
+    return createContextBuilder((message, workspace, budget) => {
+      const gate = resolveGate(settings.sensitivity, operatorPins ?? options.operatorPins, settings.pins);
+      const pins = { ...settings.pins, tokenBudget: Math.max(50, Math.min(gate.tokenBudget, budget)) };
+      return suggest({ text: message.slice(0, 20_000), workspace }, { ...settings, pins }, operatorPins).block;
+    })(input);
+  }
+
+  return {
+    suggest,
+    recall: (p: RecallParams) => recallTool.recall(validate(RecallParams, p)),
+    read: (p: ReadParams) => readTools.read(validate(ReadParams, p)),
+    inspect: (p: InspectParams) => readTools.inspect(validate(InspectParams, p)),
+    historySearch: (p: HistorySearchParams) => history.historySearch(validate(HistorySearchParams, p)),
+    historyRead: (p: HistoryReadParams) => history.historyRead(validate(HistoryReadParams, p)),
+    historyHandoff: (p: HistoryHandoffParams) => history.historyHandoff(validate(HistoryHandoffParams, p)),
+    buildContext,
+  };
+}

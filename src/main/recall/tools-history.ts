@@ -1,0 +1,170 @@
+// history_search, history_read, history_handoff for the calling conversation (p2-history-tools-spec.md).
+// The conversation is always the caller's own; bounds (conversation, seq < before) are in SQL.
+import type {
+  HistoryEntry,
+  HistoryHit,
+  HistoryHandoffParams,
+  HistoryHandoffResult,
+  HistoryReadParams,
+  HistoryReadResult,
+  HistorySearchParams,
+  HistorySearchResult,
+} from '../../shared/api.js';
+import type { Conversation, Entry } from '../../shared/types.js';
+import type { Db } from '../store/db.js';
+import { appendHandoff } from '../store/handoff.js';
+import type { Reader } from '../store/read.js';
+import type { Search } from '../store/search.js';
+import { findInConversation, SCAN_MAX } from './find-entries.js';
+import { createTextMatcher } from './match-text.js';
+import { cutBytes, cutChars, entryLine, isVisible, renderEntry, utf8Bytes, visibleNeighbours, wrapHistory } from './render.js';
+import { parseQuery } from './terms.js';
+import { RecallError } from './errors.js';
+
+/** At most this much text per history_read call (about 12k tokens). */
+export const HISTORY_BUDGET_BYTES = 50 * 1024;
+export const SNIPPET_MAX = 300;
+const RANGE_DEFAULT = 20;
+
+export function createHistoryTools(db: Db, reader: Reader, search: Search) {
+  const own = (ref: string): Conversation => {
+    const c = reader.conversation(ref);
+    if (!c) throw new RecallError('not-found', `No conversation ${JSON.stringify(ref)} in the index.`);
+    return c;
+  };
+
+  function historySearch(p: HistorySearchParams): HistorySearchResult {
+    const conv = own(p.conversation);
+    const limit = p.limit ?? 10;
+    const boundary = reader.boundary(conv.id);
+    const maxSeq = reader.maxSeq(conv.id) ?? -1;
+    // Everything from the boundary on is in the agent's context; with no boundary nothing has left
+    // it, and the whole conversation is searched (useful from the CLI, harmless for an agent).
+    const before = p.before ?? boundary ?? maxSeq + 1;
+    let clauses = parseQuery(p.query);
+    if (!clauses.length) clauses = parseQuery(p.query, { stopWords: false });
+    const notes: string[] = [];
+    if (p.before !== undefined && p.before > maxSeq + 1) {
+      notes.push(`Entries after #${maxSeq} are not indexed yet (the index follows the session file within seconds).`);
+    }
+    if (p.before === undefined && boundary === null) notes.push('No compaction or handoff yet: searched the whole conversation.');
+    // Every clause required, ranked by FTS rank (bm25) over the terms that are not common; common
+    // terms only filter, and a query of common words only lists the latest entries first.
+    const found = clauses.length ? findInConversation(search, conv.id, clauses, { mode: 'all', before, limit: limit + 1 }) : { rows: [], capped: false };
+    if (found.capped) notes.push(`Only the latest ${SCAN_MAX} entries were searched for these common words; narrow with a rarer word or before.`);
+    const rows = found.rows;
+    const matcher = createTextMatcher(clauses, 'any', search.stem);
+    const hits = rows.slice(0, limit).map((r): HistoryHit => {
+      const snippet = matcher.snippet(r.text, { tokens: 40 }).replace(/\s+/g, ' ').trim();
+      const hit: HistoryHit = { entry: r.seq, role: r.role, snippet: cutChars(snippet, SNIPPET_MAX) };
+      if (r.author) hit.author = r.author;
+      return hit;
+    });
+    const more = rows.length > limit;
+    const note = notes.length ? notes.join(' ') : undefined;
+    const body = [
+      `history_search ${JSON.stringify(p.query)} before #${before}: ${hits.length} hit(s)${more ? ', more available' : ''}.`,
+      ...(note ? [note] : []),
+      ...hits.map((h) => `[#${h.entry} ${h.author ? `${h.role} (${h.author})` : h.role}] ${h.snippet}`),
+    ].join('\n');
+    return { hits, more, boundary, ...(note ? { note } : {}), text: wrapHistory(conv.id, body) };
+  }
+
+  /** Visible entries (not tool results, not our own history_* calls, on the active path). */
+  const visible = (entries: Entry[]) => entries.filter(isVisible);
+
+  /** Entries in order, cut to the byte budget. */
+  function budgeted(entries: Entry[]): { out: HistoryEntry[]; truncated: boolean; stoppedAt: number | null } {
+    const out: HistoryEntry[] = [];
+    let used = 0;
+    for (const e of entries) {
+      const h = renderEntry(e);
+      const cost = utf8Bytes(entryLine(h)) + 1;
+      if (used + cost > HISTORY_BUDGET_BYTES) {
+        if (out.length === 0) {
+          // A single entry bigger than the budget is cut rather than dropped.
+          out.push({ ...h, text: cutBytes(h.text, HISTORY_BUDGET_BYTES - 200) });
+          return { out, truncated: true, stoppedAt: null };
+        }
+        return { out, truncated: true, stoppedAt: e.seq };
+      }
+      used += cost;
+      out.push(h);
+    }
+    return { out, truncated: false, stoppedAt: null };
+  }
+
+  function historyRead(p: HistoryReadParams): HistoryReadResult {
+    const conv = own(p.conversation);
+    let entries: Entry[];
+    let next: string | undefined;
+    let header: string;
+    if (p.mode === 'items') {
+      const around = p.around ?? 0;
+      const bySeq = new Map<number, Entry>();
+      for (const seq of new Set(p.entries)) {
+        const [e] = reader.entries(conv.id, seq, seq, 1);
+        if (e && isVisible(e)) bySeq.set(e.seq, e);
+        for (const nb of visibleNeighbours(reader, conv.id, seq, around)) bySeq.set(nb.seq, nb);
+      }
+      entries = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+      header = `history_read items ${p.entries.join(', ')}${around ? ` with ${around} around` : ''}`;
+    } else if (p.mode === 'range') {
+      const limit = p.limit ?? RANGE_DEFAULT;
+      const start = p.cursor !== undefined ? parseCursor(p.cursor, conv.id) : p.from;
+      const to = p.to ?? Number.MAX_SAFE_INTEGER;
+      entries = [];
+      let from = start;
+      while (entries.length <= limit && from <= to) {
+        const page = reader.entries(conv.id, from, to, 200);
+        if (!page.length) break;
+        entries.push(...visible(page));
+        from = page.at(-1)!.seq + 1;
+      }
+      if (entries.length > limit) {
+        next = cursorOf(conv.id, entries[limit]!.seq);
+        entries = entries.slice(0, limit);
+      }
+      header = `history_read range from #${start}${p.to !== undefined ? ` to #${p.to}` : ''}`;
+    } else {
+      const count = p.count ?? 10;
+      // Cut at the boundary itself: from a compaction's first kept entry on (or from the reset on),
+      // entries are still in context.
+      const boundary = reader.boundary(conv.id) ?? (reader.maxSeq(conv.id) ?? -1) + 1;
+      entries = [];
+      let before = boundary;
+      while (entries.length < count && before > 0) {
+        const page = reader.entriesBefore(conv.id, before, 200);
+        if (!page.length) break;
+        entries = [...visible(page), ...entries];
+        before = page[0]!.seq;
+      }
+      entries = entries.slice(-count);
+      header = `history_read tail: ${entries.length} entries before #${boundary}`;
+    }
+    const { out, truncated, stoppedAt } = budgeted(entries);
+    if (truncated && stoppedAt !== null && p.mode === 'range') next = cursorOf(conv.id, stoppedAt);
+    const lines = [header + (truncated ? ' (truncated at 50 KB)' : ''), ...out.map(entryLine)];
+    if (next) lines.push(`More: call history_read range with cursor "${next}".`);
+    return { entries: out, ...(next ? { next } : {}), truncated, text: wrapHistory(conv.id, lines.join('\n')) };
+  }
+
+  function historyHandoff(p: HistoryHandoffParams): HistoryHandoffResult {
+    const conv = own(p.conversation);
+    const { seq } = appendHandoff(db, conv.id, p.text);
+    return { handoff: p.text, entry: seq };
+  }
+
+  return { historySearch, historyRead, historyHandoff };
+}
+
+/** Cursors are opaque to the caller but bound to one conversation. */
+export function cursorOf(convId: number, seq: number): string {
+  return `c${convId}.${seq}`;
+}
+
+export function parseCursor(cursor: string, convId: number): number {
+  const m = /^c(\d+)\.(\d+)$/.exec(cursor);
+  if (!m || Number(m[1]) !== convId) throw new RecallError('invalid', `Cursor ${JSON.stringify(cursor)} is not from this conversation.`);
+  return Number(m[2]);
+}

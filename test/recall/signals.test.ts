@@ -1,0 +1,74 @@
+// The `signals` strategy: suggested-context-personal-agent.md's scorer, by value.
+import { describe, expect, it } from 'vitest';
+import { scoreSignals, selectSignals } from '../../src/main/recall/signals.js';
+import { createRecall } from '../../src/main/recall/index.js';
+import { buildIndex, DAY, NOW } from './helpers.js';
+
+const base = { titleTerms: [], summaryTerms: [], transcriptTerms: [], sameWorkspace: false, ageDays: 100 };
+
+describe('scoreSignals', () => {
+  it('title +5 per term capped at 12', () => {
+    expect(scoreSignals({ ...base, titleTerms: ['a'] }).score).toBe(5);
+    expect(scoreSignals({ ...base, titleTerms: ['a', 'b'] }).score).toBe(10);
+    expect(scoreSignals({ ...base, titleTerms: ['a', 'b', 'c'] }).score).toBe(12);
+    expect(scoreSignals({ ...base, titleTerms: ['a', 'b', 'c', 'd'] }).score).toBe(12);
+  });
+
+  it('summary +2 per term capped at 8; transcript +1 per term capped at 6; same workspace +3', () => {
+    expect(scoreSignals({ ...base, summaryTerms: ['a', 'b', 'c'] }).score).toBe(6);
+    expect(scoreSignals({ ...base, summaryTerms: ['a', 'b', 'c', 'd', 'e'] }).score).toBe(8);
+    expect(scoreSignals({ ...base, transcriptTerms: ['a', 'b', 'c', 'd', 'e'] }).score).toBe(5);
+    expect(scoreSignals({ ...base, transcriptTerms: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] }).score).toBe(6);
+    expect(scoreSignals({ ...base, sameWorkspace: true }).score).toBe(3);
+  });
+
+  it('recent < 7 days +2, < 30 days +1, else nothing (not cumulative)', () => {
+    expect(scoreSignals({ ...base, ageDays: 0 }).score).toBe(2);
+    expect(scoreSignals({ ...base, ageDays: 6.99 }).score).toBe(2);
+    expect(scoreSignals({ ...base, ageDays: 7 }).score).toBe(1);
+    expect(scoreSignals({ ...base, ageDays: 29.9 }).score).toBe(1);
+    expect(scoreSignals({ ...base, ageDays: 30 }).score).toBe(0);
+    expect(scoreSignals({ ...base, ageDays: null }).score).toBe(0);
+  });
+
+  it('reports every signal with its points and terms', () => {
+    const r = scoreSignals({ titleTerms: ['retry'], summaryTerms: ['retry', 'clock'], transcriptTerms: ['retry', 'clock', 'fake'], sameWorkspace: true, ageDays: 3 });
+    expect(r).toEqual({
+      score: 5 + 3 + 4 + 3 + 2,
+      signals: [
+        { name: 'title', points: 5, detail: 'retry' },
+        { name: 'workspace', points: 3 },
+        { name: 'summary', points: 4, detail: 'retry, clock' },
+        { name: 'transcript', points: 3, detail: 'retry, clock, fake' },
+        { name: 'recent', points: 2, detail: '3d' },
+      ],
+    });
+  });
+});
+
+describe('selectSignals', () => {
+  const r = (id: number, score: number, updatedAt: number) => ({ id, score, updatedAt, signals: [] });
+  it('minimum 6, at most 5, by score then most recent', () => {
+    const out = selectSignals([r(1, 5.99, 9), r(2, 6, 1), r(3, 9, 1), r(4, 9, 5), r(5, 7, 1), r(6, 8, 1), r(7, 12, 1), r(8, 6, 2)]);
+    expect(out.map((x) => x.id)).toEqual([7, 4, 3, 6, 5]);
+    expect(selectSignals([r(1, 6, 1), r(2, 6, 3)]).map((x) => x.id)).toEqual([2, 1]);
+  });
+});
+
+describe('signals strategy on an index', () => {
+  it('scores exactly as the seed says, and leaves out what is under 6', () => {
+    const { db, ids } = buildIndex([
+      { key: 'a', workspace: '/w/pay', title: 'webhook retry flakes', summary: 'fake clock for the webhook retry', daysAgo: 2, entries: ['the webhook retry test flakes', 'use a fake clock'] },
+      { key: 'b', workspace: '/w/other', title: 'unrelated', daysAgo: 10, entries: ['webhook docs', 'ok'] },
+      { key: 'c', workspace: '/w/pay', title: 'old', daysAgo: 300, entries: ['retry budget', 'fine'] },
+    ]);
+    const recall = createRecall(db);
+    const r = recall.suggest({ text: 'webhook retry flakes with the fake clock', workspace: '/w/pay', scope: 'everywhere', strategy: 'signals', now: new Date(NOW).toISOString() });
+    expect(r.suggestions.map((s) => [s.id, s.score])).toEqual([[ids.get('a'), 12 + 3 + 8 + 5 + 2]]);
+    expect(r.suggestions[0]!.signals.map((s) => s.name)).toEqual(['title', 'workspace', 'summary', 'transcript', 'recent']);
+    // b: transcript 1 + recent 1 = 2; c: workspace 3 + transcript 1 = 4 — both under the minimum.
+    expect(r.reason).toMatch(/1 conversation/);
+    expect(NOW - r.suggestions[0]!.updatedAt!).toBe(2 * DAY);
+    db.close();
+  });
+});
