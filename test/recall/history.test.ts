@@ -156,8 +156,7 @@ describe('history_handoff', () => {
     expect(h).toEqual({ handoff: 'Goal: ship zanzibar. State: migrated. Next: rollout.', entry: 11 });
     const id = ids.get('h')!;
     expect(reader.boundary(id)).toBe(11);
-    const [stored] = reader.entries(id, 11, 11);
-    expect(stored).toMatchObject({ kind: 'reset', role: 'user', text: h.handoff });
+    expect(reader.handoffs(id)).toMatchObject([{ seq: 11, text: h.handoff }]);
     expect(recall.historyRead({ conversation: 'session-h', mode: 'tail', count: 2 }).entries.map((e) => e.entry)).toEqual([9, 10]);
     // Everything before the handoff is searchable again by default, including what followed the compaction.
     expect(recall.historySearch({ conversation: 'session-h', query: 'zanzibar' }).hits.map((e) => e.entry).sort((a, b) => a - b)).toEqual([0, 1, 8, 10]);

@@ -95,6 +95,12 @@ export function createReader(db: Db) {
     `SELECT seq, kind, first_kept_source_id FROM entries
      WHERE conversation_id = ? AND kind IN ('compaction', 'reset') AND off_path = 0 ORDER BY seq DESC LIMIT 1`,
   );
+  const latestHandoff = db.prepare<[number], { seq: number }>(
+    'SELECT before_seq AS seq FROM handoffs WHERE conversation_id = ? ORDER BY before_seq DESC, id DESC LIMIT 1',
+  );
+  const handoffRows = db.prepare<[number], { seq: number; text: string; at: number }>(
+    'SELECT before_seq AS seq, text, at FROM handoffs WHERE conversation_id = ? ORDER BY before_seq, id',
+  );
   const seqOfSource = db.prepare<[number, string], { seq: number | null }>(
     // One source line can yield several entries (thinking, text, tool call): the boundary is the first.
     'SELECT min(seq) AS seq FROM entries WHERE conversation_id = ? AND source_id = ?',
@@ -113,10 +119,16 @@ export function createReader(db: Db) {
    * A compaction keeps entries from its first kept entry on; a reset/handoff keeps nothing before itself.
    */
   function boundary(conversationId: number): number | null {
+    const handoff = latestHandoff.get(conversationId)?.seq ?? null;
     const b = latestBoundary.get(conversationId);
-    if (!b) return null;
-    if (b.kind === 'reset' || !b.first_kept_source_id) return b.seq;
-    return seqOfSource.get(conversationId, b.first_kept_source_id)?.seq ?? b.seq;
+    let fromEntries: number | null = null;
+    if (b) {
+      fromEntries = b.kind === 'reset' || !b.first_kept_source_id ? b.seq : (seqOfSource.get(conversationId, b.first_kept_source_id)?.seq ?? b.seq);
+    }
+    // The later of the two: a handoff after a compaction moves the boundary past it, and back.
+    if (handoff === null) return fromEntries;
+    if (fromEntries === null) return handoff;
+    return b && b.seq >= handoff ? fromEntries : handoff;
   }
 
   return {
@@ -126,5 +138,6 @@ export function createReader(db: Db) {
     entries: (id: number, from: number, to: number, limit = 10_000) => entryRange.all(id, from, to, limit).map(toEntry),
     entriesBefore: (id: number, before: number, limit: number) => entriesBefore.all(id, before, limit).map(toEntry),
     maxSeq: (id: number) => maxSeq.get(id)?.m ?? null,
+    handoffs: (id: number) => handoffRows.all(id),
   };
 }
