@@ -32,6 +32,21 @@ export interface OpenOptions {
   nativeBinding?: string;
 }
 
+const BUSY_RETRY_MS = 5000;
+
+function retryWhileBusy<T>(fn: () => T): T {
+  const until = Date.now() + BUSY_RETRY_MS;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!code?.startsWith('SQLITE_BUSY') || Date.now() > until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 20);
+    }
+  }
+}
+
 export function openDb(file: string, options: OpenOptions = {}): Db {
   if (options.readonly && !fs.existsSync(file)) {
     throw new StoreError('missing', `No index at ${file}. Run \`throughline index\` first.`);
@@ -49,7 +64,9 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     // Refuse a newer schema before anything (even the WAL switch) touches the file.
     checkVersion(db, file);
     if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
+      // Switching a new file to WAL needs it to itself for a moment, and SQLite does not run the
+      // busy handler for that: when several processes create the index at once, retry instead.
+      retryWhileBusy(() => db.pragma('journal_mode = WAL'));
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
