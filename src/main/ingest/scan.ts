@@ -61,6 +61,8 @@ const MAX_REPORTED = 200;
 
 export type Indexer = ReturnType<typeof createIndexer>;
 
+type FileState = Pick<FileRow, 'id' | 'path' | 'status' | 'size' | 'mtime_ms' | 'inode' | 'committed_offset'>;
+
 /** A batch failed inside a group's savepoint-free first attempt: the group is redone with savepoints. */
 class RetryGroup extends Error {
   constructor(cause: unknown) {
@@ -77,9 +79,15 @@ export interface IndexerOptions {
 export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}) {
   const excluded = options.excluded ?? (() => false);
   const writer = createWriter(db, { excluded });
-  const filesUnder = db.prepare<[string, string], { id: number; path: string }>(
-    "SELECT id, path FROM source_files WHERE status != 'missing' AND path >= ? AND path < ?",
+  // What a scan needs of each file's row, read from the covering index source_files_state: the table
+  // rows carry the parser state (often in overflow pages), and reading them one file at a time made an
+  // unchanged re-scan of 10k files take ~1 s (BENCHMARKS.md).
+  const statesUnder = db.prepare<[string, string], FileState>(
+    'SELECT id, path, status, size, mtime_ms, inode, committed_offset FROM source_files WHERE path >= ? AND path < ?',
   );
+  // The rows of the files the running scan discovered. A row that changes meanwhile no longer
+  // matches the file's stat and is read afresh, so a stale entry can only cost a query, not a skip.
+  let known = new Map<string, FileState>();
   const markMissing = db.prepare("UPDATE source_files SET status = 'missing' WHERE id = ?");
   // A batch's problems are recorded in the batch's own transaction: a crash between the two would
   // otherwise lose them (or, recorded first, count them twice on the re-read). IMMEDIATE: see writer.ts.
@@ -137,8 +145,10 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       return stats;
     }
     stats.files++;
-    let row = writer.fileRow(file);
     const mtimeMs = Math.floor(st.mtimeMs);
+    const k = known.get(file);
+    if (k && k.status === 'ok' && k.size === st.size && k.mtime_ms === mtimeMs && k.inode === st.ino) return stats;
+    let row = writer.fileRow(file);
     if (row && row.status === 'ok' && row.size === st.size && row.mtime_ms === mtimeMs && row.inode === st.ino) return stats;
     row ??= writer.ensureFile(file, kind);
     const replaced = row.inode !== 0 && (row.inode !== st.ino || st.size < row.committed_offset);
@@ -250,6 +260,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   /** The session files under each source, marking files that disappeared as missing. */
   function discover(sources: readonly Source[], stats: ScanStats): { kind: SourceKind; file: string }[] {
     const work: { kind: SourceKind; file: string }[] = [];
+    known = new Map();
     for (const source of sources) {
       const adapter = adapters.get(source.kind);
       if (!adapter) throw new Error(`No adapter for source kind ${source.kind}`);
@@ -261,8 +272,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       }
       const seen = new Set(found);
       // A session file that disappeared keeps its conversations; only the file is marked missing.
-      for (const f of filesUnder.all(root + path.sep, root + String.fromCharCode(path.sep.charCodeAt(0) + 1))) {
-        if (!seen.has(f.path)) {
+      for (const f of statesUnder.all(root + path.sep, root + String.fromCharCode(path.sep.charCodeAt(0) + 1))) {
+        if (seen.has(f.path)) known.set(f.path, f);
+        else if (f.status !== 'missing') {
           markMissing.run(f.id);
           stats.missing++;
         }
@@ -295,7 +307,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   /** Bytes of `file` not indexed yet (0 when it cannot be read: indexFile reports that). */
   function pendingBytes(file: string): number {
     try {
-      return fs.statSync(file).size - (writer.fileRow(file)?.committed_offset ?? 0);
+      return fs.statSync(file).size - (known.get(file)?.committed_offset ?? writer.fileRow(file)?.committed_offset ?? 0);
     } catch {
       return 0;
     }
@@ -348,6 +360,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
         options.onProgress(progress(stats, i, work.length, t0));
       }
     }
+    known = new Map();
     stats.ms = Math.round(performance.now() - t0);
     return stats;
   }
@@ -368,6 +381,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       }
     }
     options.onProgress?.(progress(stats, work.length, work.length, t0));
+    known = new Map();
     stats.ms = Math.round(performance.now() - t0);
     return stats;
   }

@@ -1,0 +1,47 @@
+// Appends a user message to a session file the way its agent would (so the watcher and the adapter
+// see a real new turn), and puts the file back afterwards so the corpus stays as generated.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { Agent } from './corpus-formats.js';
+
+type Json = Record<string, unknown>;
+
+function lastRecord(file: string): Json {
+  const text = fs.readFileSync(file, 'utf8').trimEnd();
+  return JSON.parse(text.slice(text.lastIndexOf('\n') + 1)) as Json;
+}
+
+/** The JSONL line(s) an agent writes for a new user message after the file's current last line. */
+export function userTurnLines(agent: Agent, file: string, text: string, at = new Date()): string {
+  const ts = at.toISOString();
+  const last = lastRecord(file);
+  if (agent === 'pi') {
+    const line = { type: 'message', id: crypto.randomBytes(4).toString('hex'), parentId: last.id ?? null, timestamp: ts,
+      message: { role: 'user', content: [{ type: 'text', text }], timestamp: at.getTime() } };
+    return `${JSON.stringify(line)}\n`;
+  }
+  if (agent === 'claude-code') {
+    const line = { parentUuid: last.uuid ?? null, isSidechain: false, userType: 'external', cwd: last.cwd, sessionId: last.sessionId,
+      version: '2.0.64', gitBranch: 'main', type: 'user', message: { role: 'user', content: text }, uuid: crypto.randomUUID(), timestamp: ts };
+    return `${JSON.stringify(line)}\n`;
+  }
+  const item = { timestamp: ts, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } };
+  const event = { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } };
+  return `${JSON.stringify(item)}\n${JSON.stringify(event)}\n`;
+}
+
+export interface Restorer {
+  restore(): void;
+}
+
+/** Appends `lines`; restore() truncates the file back and resets its times. */
+export function appendRestorable(file: string, lines: string): Restorer {
+  const st = fs.statSync(file);
+  fs.appendFileSync(file, lines);
+  return {
+    restore() {
+      fs.truncateSync(file, st.size);
+      fs.utimesSync(file, st.atime, st.mtime);
+    },
+  };
+}

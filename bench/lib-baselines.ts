@@ -1,0 +1,97 @@
+// What a person would do without Throughline, measured on the same files in the same run:
+// ripgrep over the raw session files, and a plain "read every file, JSON.parse every line,
+// substring-match the strings" search. Plus the floor for a re-scan: walking and stat-ing the tree.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export function listSessionFiles(roots: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    if (!fs.existsSync(root)) continue;
+    for (const rel of fs.readdirSync(root, { recursive: true }) as string[]) if (rel.endsWith('.jsonl')) out.push(path.join(root, rel));
+  }
+  return out;
+}
+
+export function hasRipgrep(): boolean {
+  return spawnSync('rg', ['--version']).status === 0;
+}
+
+export interface RgRun {
+  ms: number;
+  files: number;
+}
+
+/**
+ * Files mentioning any of the terms, case-insensitively, as fixed strings: the quickest useful
+ * thing to ask ripgrep (an OR with no ranking, so it flatters ripgrep rather than Throughline).
+ */
+export function rgFiles(terms: readonly string[], targets: readonly string[]): RgRun {
+  const args = ['-l', '-i', '-F', ...terms.flatMap((t) => ['-e', t]), '--', ...targets];
+  const t0 = performance.now();
+  const r = spawnSync('rg', args, { maxBuffer: 256 << 20, encoding: 'utf8' });
+  const took = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed (${r.status}): ${r.stderr}`);
+  return { ms: took, files: r.stdout ? r.stdout.split('\n').filter(Boolean).length : 0 };
+}
+
+/** Peak RSS (MB) of one ripgrep query, from GNU time; null where /usr/bin/time is missing. */
+export function rgPeakRssMB(terms: readonly string[], targets: readonly string[]): number | null {
+  if (!fs.existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', 'rg', '-l', '-i', '-F', ...terms.flatMap((t) => ['-e', t]), '--', ...targets], {
+    maxBuffer: 256 << 20,
+    encoding: 'utf8',
+  });
+  const kb = Number(r.stderr.trim().split('\n').at(-1));
+  return Number.isFinite(kb) ? kb / 1024 : null;
+}
+
+function collectStrings(v: unknown, out: string[]): void {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) collectStrings(x, out);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) collectStrings(x, out);
+}
+
+export interface ScanRun {
+  ms: number;
+  bytes: number;
+  matches: number;
+}
+
+/** Reads every file, parses every line, and keeps the files whose strings contain all the terms. */
+export function jsonScan(files: readonly string[], terms: readonly string[]): ScanRun {
+  const needles = terms.map((t) => t.toLowerCase());
+  const t0 = performance.now();
+  let bytes = 0;
+  let matches = 0;
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8');
+    bytes += Buffer.byteLength(text);
+    const found = new Set<string>();
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const strings: string[] = [];
+      collectStrings(JSON.parse(line) as unknown, strings);
+      const hay = strings.join('\n').toLowerCase();
+      for (const n of needles) if (hay.includes(n)) found.add(n);
+      if (found.size === needles.length) break;
+    }
+    if (needles.length > 0 && found.size === needles.length) matches++;
+  }
+  return { ms: performance.now() - t0, bytes, matches };
+}
+
+/** Reading one session file whole and parsing it: what "open the transcript" costs without an index. */
+export function parseFile(file: string): number {
+  const t0 = performance.now();
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line) JSON.parse(line);
+  return performance.now() - t0;
+}
+
+/** Listing and stat-ing every session file: the least an unchanged re-scan can do. */
+export function statWalk(roots: readonly string[]): number {
+  const t0 = performance.now();
+  for (const f of listSessionFiles(roots)) fs.statSync(f);
+  return performance.now() - t0;
+}

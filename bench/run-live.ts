@@ -1,0 +1,221 @@
+// The live figures: a new line in a session file until recall finds it (watcher running), and the
+// real daemon (`throughline serve`, a child process) from spawn to its first answer, then 50 agent
+// clients calling it at once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Api, RecallResult } from '../src/shared/api.js';
+import type { Core } from '../src/main/api/core.js';
+import type { Agent } from './corpus-formats.js';
+import type { Manifest, Probe } from './corpus.js';
+import { appendRestorable, userTurnLines } from './lib-append.js';
+import { latency, type Latency } from './lib-stats.js';
+
+const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
+
+export interface AppendFigures {
+  latency: Latency;
+  timeouts: number;
+}
+
+/**
+ * Appends a user turn carrying a fresh token to probe files of each agent, and polls
+ * recall_conversations until that conversation is found. The files are put back afterwards.
+ */
+export async function appendToSearchable(core: Core, m: Manifest, rounds: number, timeoutMs = 10_000): Promise<AppendFigures> {
+  await core.watch();
+  const byAgent = new Map<string, Probe[]>();
+  for (const p of m.probes) byAgent.set(p.agent, [...(byAgent.get(p.agent) ?? []), p]);
+  const agents = [...byAgent.keys()];
+  const samples: number[] = [];
+  const restorers = [];
+  let timeouts = 0;
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const list = byAgent.get(agents[i % agents.length]!)!;
+      const p = list[Math.floor(i / agents.length) % list.length]!;
+      const token = `zqbench${i}t${Date.now().toString(36)}`;
+      const lines = userTurnLines(p.agent, p.path, `Please remember ${token} when we come back to this.`);
+      const t0 = performance.now();
+      restorers.push(appendRestorable(p.path, lines));
+      let found = false;
+      while (performance.now() - t0 < timeoutMs) {
+        const r: RecallResult = await core.api.recall_conversations({ query: token, workspace: 'all' });
+        if (r.hits.some((h) => h.sessionId === p.sessionId)) {
+          found = true;
+          break;
+        }
+        await sleep(5);
+      }
+      if (found) samples.push(performance.now() - t0);
+      else timeouts++;
+      await sleep(150); // let the debounce of this file settle before the next round
+    }
+  } finally {
+    core.close();
+    for (const r of restorers.reverse()) r.restore();
+  }
+  return { latency: latency(samples), timeouts };
+}
+
+export interface DaemonFigures {
+  /** Spawn of `throughline serve` to the first answered suggest. */
+  startMs: number;
+  /** CPU time the daemon had used by then (all its threads), from /proc; NaN where there is no /proc. */
+  startCpuMs: number;
+  /** Round trip of each call with 50 clients calling at once. */
+  concurrent: Latency;
+  callsPerSec: number;
+  clients: number;
+}
+
+interface Rpc {
+  call(method: string, params: unknown): Promise<unknown>;
+  close(): void;
+}
+
+/** The socket client, if the server code is there; null otherwise (the figure is then skipped). */
+async function loadClient(): Promise<((socket: string) => Promise<Rpc>) | null> {
+  try {
+    const mod = await import('../src/main/server/client-rpc.js');
+    return async (socket) => {
+      const c = await mod.connectRpc(socket, { connectTimeoutMs: 200, timeoutMs: 60_000 });
+      return { call: (method, params) => c.request(method, params), close: () => c.close() };
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU time of a process so far (Linux /proc; clock ticks are 1/100 s there). */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export interface DaemonEnv {
+  root: string; // project root, for bin/throughline.mjs
+  corpus: string; // used as HOME: the agents' folders are where they would be
+  dbPath: string;
+  work: string; // scratch folder for socket, settings, logs
+}
+
+export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, callsEach: number): Promise<DaemonFigures | string> {
+  const connect = await loadClient();
+  if (!connect) return 'socket client (src/main/server/client-rpc.ts) not present';
+  const socket = path.join(env.work, 'agent.sock');
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: env.corpus,
+    XDG_CONFIG_HOME: path.join(env.work, 'config'),
+    XDG_STATE_HOME: path.join(env.work, 'state'),
+    XDG_DATA_HOME: path.join(env.work, 'data'),
+    XDG_RUNTIME_DIR: env.work,
+  };
+  for (const k of ['PI_CODING_AGENT_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'THROUGHLINE_SOCKET', 'THROUGHLINE_DB']) delete childEnv[k];
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [path.join(env.root, 'bin/throughline.mjs'), 'serve', '--db', env.dbPath, '--socket', socket, '--log', path.join(env.work, 'daemon.log')], {
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    const p0 = m.probes[0]!;
+    let startMs = Number.NaN;
+    let startCpuMs = Number.NaN;
+    while (performance.now() - t0 < 30_000) {
+      if (child.exitCode !== null) return `daemon exited (${child.exitCode}): ${stderr.trim().slice(0, 300)}`;
+      try {
+        const c = await connect(socket);
+        await c.call('suggest', { text: `${p0.topic.join(' ')} ${p0.idents[0]}`, workspace: p0.workspace, now: m.now });
+        c.close();
+        startMs = performance.now() - t0;
+        startCpuMs = processCpuMs(child.pid);
+        break;
+      } catch {
+        await sleep(5);
+      }
+    }
+    if (!Number.isFinite(startMs)) return 'daemon gave no answer within 30 s';
+    // The concurrency figure is for a daemon at rest: wait for its start-up re-scan to finish.
+    const probe = await connect(socket);
+    while (((await probe.call('status', {})) as { indexing: unknown }).indexing) await sleep(50);
+    probe.close();
+    const conns = await Promise.all(Array.from({ length: clients }, () => connect(socket)));
+    const samples: number[] = [];
+    const tStart = performance.now();
+    await Promise.all(
+      conns.map(async (c, ci) => {
+        for (let k = 0; k < callsEach; k++) {
+          const p = m.probes[(ci * callsEach + k) % m.probes.length]!;
+          const [method, params]: [string, unknown] =
+            k % 3 === 0
+              ? ['suggest', { text: `${p.topic.join(' ')} in ${p.idents[0]}`, workspace: p.workspace, now: m.now }]
+              : k % 3 === 1
+                ? ['recall_conversations', { query: `${p.topic[0]} ${p.idents[0]}`, workspace: 'all', now: m.now }]
+                : ['history_search', { conversation: p.sessionId, query: p.topic[0] }];
+          const s = performance.now();
+          await c.call(method, params);
+          samples.push(performance.now() - s);
+        }
+      }),
+    );
+    const wall = performance.now() - tStart;
+    for (const c of conns) c.close();
+    return { startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients };
+  } catch (err) {
+    // A failing call is reported in the table rather than ending the whole run.
+    return `daemon call failed: ${(err as Error).message.slice(0, 200)}`;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    fs.rmSync(socket, { force: true });
+  }
+}
+
+/**
+ * The daemon started inside this process (as the Electron app starts it: code already loaded), with
+ * its watcher and start-up scan, to the first answered suggest over the socket.
+ */
+export async function inProcessStart(env: DaemonEnv, m: Manifest, sources: { kind: Agent; root: string }[]): Promise<number | string> {
+  const connect = await loadClient();
+  let daemonMod: typeof import('../src/main/server/daemon.js');
+  try {
+    daemonMod = await import('../src/main/server/daemon.js');
+  } catch {
+    return 'daemon module not present';
+  }
+  if (!connect) return 'socket client not present';
+  const socketPath = path.join(env.work, 'inproc.sock');
+  const p0 = m.probes[0]!;
+  const t0 = performance.now();
+  const d = await daemonMod.startDaemon({ dbPath: env.dbPath, settingsPath: path.join(env.work, 'inproc-settings.json'), socketPath, sources, log: false, env: { HOME: env.corpus } });
+  try {
+    const c = await connect(socketPath);
+    await c.call('suggest', { text: `${p0.topic.join(' ')} ${p0.idents[0]}`, workspace: p0.workspace, now: m.now });
+    c.close();
+    return performance.now() - t0;
+  } finally {
+    await d.close();
+  }
+}
+
+/** The same calls in-process, one at a time: the floor the socket figures are compared with. */
+export async function inProcessMix(api: Api, m: Manifest, n: number): Promise<Latency> {
+  const samples: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const p = m.probes[k % m.probes.length]!;
+    const s = performance.now();
+    if (k % 3 === 0) await api.suggest({ text: `${p.topic.join(' ')} in ${p.idents[0]}`, workspace: p.workspace, now: m.now });
+    else if (k % 3 === 1) await api.recall_conversations({ query: `${p.topic[0]} ${p.idents[0]}`, workspace: 'all', now: m.now });
+    else await api.history_search({ conversation: p.sessionId, query: p.topic[0]! });
+    samples.push(performance.now() - s);
+  }
+  return latency(samples);
+}

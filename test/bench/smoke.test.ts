@@ -1,0 +1,76 @@
+// CI smoke run of the benchmark: a tiny corpus through the whole harness in --quick mode. Timings
+// are not asserted (CI machines vary); that the table prints and every figure is a number is.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTmp } from '../helpers/tmp.js';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+interface Lat {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+describe('npm run bench (smoke)', () => {
+  const tmp = useTmp('tl-bench-');
+
+  it('generates a small corpus in the three agents’ layouts and prints the table with numbers', () => {
+    const dir = tmp();
+    const json = path.join(dir, 'figures.json');
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'bin/run-ts.mjs'), path.join(ROOT, 'bench/run.ts'), '--sizes', '150', '--quick', '--corpus-root', dir, '--json', json],
+      { cwd: ROOT, encoding: 'utf8', timeout: 110_000 },
+    );
+    expect(r.status, r.stderr).toBe(0);
+
+    // The corpus: each agent's folder layout, and a manifest of probes.
+    const corpus = path.join(dir, '150');
+    expect(fs.readdirSync(path.join(corpus, '.pi/agent/sessions')).every((d) => /^--.+--$/.test(d))).toBe(true);
+    expect(fs.readdirSync(path.join(corpus, '.claude/projects')).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(path.join(corpus, '.codex/sessions'))[0]).toMatch(/^\d{4}$/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { conversations: number; probes: unknown[] };
+    expect(manifest.conversations).toBe(150);
+    expect(manifest.probes.length).toBeGreaterThan(0);
+
+    // The table.
+    expect(r.stdout).toMatch(/\| size \| measure \| Throughline \| baseline/);
+    for (const measure of ['cold index', 'peak RSS, indexing', 'index size', 're-scan, unchanged', 'append → searchable', 'suggest p50/p95/p99',
+      'recall_conversations p50/p95/p99', 'read_conversation p50/p95/p99', 'history_search p50/p95/p99', 'daemon start → first answer']) {
+      expect(r.stdout).toContain(`| 150 | ${measure}`);
+    }
+    expect(r.stdout).toMatch(/targets: \d+ hold, \d+ missed/);
+
+    // The figures behind it are numbers.
+    const { figures } = JSON.parse(fs.readFileSync(json, 'utf8')) as {
+      figures: {
+        cold: { ms: number; bytes: number; maxRssMB: number; conversations: number };
+        rescan: { ms: number; parsedFiles: number };
+        indexBytes: number;
+        rawBytes: number;
+        queries: { suggest: Lat; recall: Lat; read: Lat; history: Lat; recallFound: { found: number; asked: number } };
+        append: { latency: Lat; timeouts: number };
+        daemon: { startMs: number } | string;
+      }[];
+    };
+    const f = figures[0]!;
+    const finite = (v: number) => expect(Number.isFinite(v), String(v)).toBe(true);
+    finite(f.cold.ms);
+    finite(f.cold.maxRssMB);
+    expect(f.cold.conversations).toBe(150);
+    expect(f.cold.bytes).toBe(f.rawBytes);
+    expect(f.rescan.parsedFiles).toBe(0);
+    expect(f.indexBytes).toBeGreaterThan(0);
+    for (const l of [f.queries.suggest, f.queries.recall, f.queries.read, f.queries.history, f.append.latency]) {
+      finite(l.p50);
+      finite(l.p95);
+      finite(l.p99);
+    }
+    expect(f.queries.recallFound.found).toBe(f.queries.recallFound.asked);
+    expect(f.append.timeouts).toBe(0);
+    if (typeof f.daemon !== 'string') finite(f.daemon.startMs);
+  }, 120_000);
+});
