@@ -1,26 +1,10 @@
 // Pure helpers for the pi adapter: they turn pi's JSON shapes into text and numbers.
 // Session files are untrusted input, so every field is checked before use.
 
-export type Json = Record<string, unknown>;
-
-export const TITLE_MAX = 80;
-export const SUMMARY_MAX = 300;
-export const RESULT_MAX = 2000;
+// The format-independent helpers are shared with the other adapters.
+import { isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json } from './text.js';
+export { isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json };
 export const ARGS_MAX = 200;
-
-export function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** Cut long text, saying how much was left out so a reader knows the transcript is partial. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… [${text.length - max} more chars]`;
-}
 
 /** A short preview: first `max` chars, no trailing marker (titles and summaries are shown inline). */
 export function preview(text: string, max: number): string {
@@ -28,15 +12,6 @@ export function preview(text: string, max: number): string {
   return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** ISO string (entry.timestamp) or epoch ms (message.timestamp) → ms, or undefined. */
-export function parseTs(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string') {
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  return undefined;
-}
 
 /**
  * Text of user, toolResult and custom content: either a string or text/image blocks.
