@@ -6,6 +6,7 @@ export interface Latency {
   p95: number;
   p99: number;
   max: number;
+  mean: number;
   /** CPU time of the same calls (user + system): what the call costs, without waiting for a CPU. */
   cpu?: { p50: number; p95: number };
 }
@@ -18,7 +19,8 @@ function rank(sorted: number[], p: number): number {
 
 export function latency(samples: readonly number[]): Latency {
   const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, p50: rank(s, 50), p95: rank(s, 95), p99: rank(s, 99), max: s.at(-1) ?? Number.NaN };
+  const mean = s.length ? s.reduce((a, b) => a + b, 0) / s.length : Number.NaN;
+  return { n: s.length, p50: rank(s, 50), p95: rank(s, 95), p99: rank(s, 99), max: s.at(-1) ?? Number.NaN, mean };
 }
 
 /**

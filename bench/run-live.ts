@@ -1,7 +1,7 @@
 // The live figures: a new line in a session file until recall finds it (watcher running), and the
 // real daemon (`throughline serve`, a child process) from spawn to its first answer, then 50 agent
 // clients calling it at once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Api, RecallResult } from '../src/shared/api.js';
@@ -58,7 +58,35 @@ export async function appendToSearchable(core: Core, m: Manifest, rounds: number
   return { latency: latency(samples), timeouts };
 }
 
+/**
+ * How `throughline serve` will run: from the esbuild bundle that `npm install` builds
+ * (scripts/build-cli.mjs), rebuilt here when the sources are newer and `rebuild` is set, as an installed
+ * copy would have it; else from the TypeScript sources through tsx. The smoke run never rebuilds: tests
+ * running the CLI in parallel could read a half-written bundle.
+ */
+function ensureCliBundle(root: string, rebuild: boolean): 'bundle' | 'sources (tsx)' {
+  const script = path.join(root, 'scripts', 'build-cli.mjs');
+  if (!fs.existsSync(script)) return 'sources (tsx)';
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+      const full = path.join(dir, e.name);
+      return Math.max(m, e.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+    }, 0);
+  const fresh = (): boolean => {
+    try {
+      const built = fs.statSync(path.join(root, '.build', 'cli.mjs')).mtimeMs;
+      return built >= newest(path.join(root, 'src', 'main')) && built >= newest(path.join(root, 'src', 'shared'));
+    } catch {
+      return false;
+    }
+  };
+  if (rebuild && !fresh()) spawnSync(process.execPath, [script], { cwd: root, stdio: 'ignore' });
+  return fresh() ? 'bundle' : 'sources (tsx)';
+}
+
 export interface DaemonFigures {
+  /** What ran: the bundled CLI or the sources through tsx. */
+  cli: 'bundle' | 'sources (tsx)';
   /** Spawn of `throughline serve` to the first answered suggest. */
   startMs: number;
   /** CPU time the daemon had used by then (all its threads), from /proc; NaN where there is no /proc. */
@@ -100,6 +128,8 @@ function processCpuMs(pid: number | undefined): number {
 
 export interface DaemonEnv {
   root: string; // project root, for bin/throughline.mjs
+  /** Rebuild a stale CLI bundle first (not in --quick). */
+  rebuildCli?: boolean;
   corpus: string; // used as HOME: the agents' folders are where they would be
   dbPath: string;
   work: string; // scratch folder for socket, settings, logs
@@ -108,6 +138,7 @@ export interface DaemonEnv {
 export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, callsEach: number): Promise<DaemonFigures | string> {
   const connect = await loadClient();
   if (!connect) return 'socket client (src/main/server/client-rpc.ts) not present';
+  const cli = ensureCliBundle(env.root, env.rebuildCli ?? false);
   const socket = path.join(env.work, 'agent.sock');
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -168,7 +199,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     );
     const wall = performance.now() - tStart;
     for (const c of conns) c.close();
-    return { startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients };
+    return { cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients };
   } catch (err) {
     // A failing call is reported in the table rather than ending the whole run.
     return `daemon call failed: ${(err as Error).message.slice(0, 200)}`;

@@ -85,7 +85,7 @@ export function rowsFor(f: SizeFigures): Row[] {
     f.baselines ? `rg ${ms(rg)} · JSON scan ${ms(f.baselines.scan.p50)}` : '–',
     f.baselines ? `${times(rg, q.recall.p50)} · ${times(f.baselines.scan.p50, q.recall.p50)}` : '–',
     upTo10k ? latencyTarget(q.recall, 30, 'p95 ≤ 30 ms (10k)') : null);
-  add('search vs ripgrep (p50)', `${ms(q.recall.p50)}`, `rg ${ms(rg)}`, times(rg, q.recall.p50), n >= 10_000 ? atLeast(rg / q.recall.p50, 50, '≥ 50× (10k)') : null);
+  add('search vs ripgrep (p50)', `${ms(q.recall.p50)}`, `rg ${ms(rg)}`, times(rg, q.recall.p50), n >= 10_000 && n <= 20_000 ? atLeast(rg / q.recall.p50, 50, '≥ 50× (10k)') : null);
   add('read_conversation p50/p95/p99', pct(q.read), f.baselines ? `parse file ${ms(f.baselines.parseOneFile.p50)}` : '–',
     f.baselines ? times(f.baselines.parseOneFile.p50, q.read.p50) : '–', null);
   add('history_search p50/p95/p99', pct(q.history), f.baselines ? `rg one file ${ms(f.baselines.rgOneFile.p50)}` : '–',
@@ -95,8 +95,12 @@ export function rowsFor(f: SizeFigures): Row[] {
     add('daemon start → first answer', 'skipped', '', '', null);
   } else {
     const d = f.daemon;
-    add(`socket, ${d.clients} clients p50/p95/p99`, `${pct(d.concurrent)} · ${d.callsPerSec.toFixed(0)} calls/s`, `in-process ${ms(f.inProcess.p50)}`, '', null);
-    add('daemon start → first answer', `${ms(d.startMs)} (CPU ${ms(d.startCpuMs)})`, `node -e 0: ${ms(f.nodeStartMs)}`, '', atMost(d.startMs, 500, '≤ 500 ms'));
+    // 50 clients calling back to back keep ~50 calls queued at a one-thread server: the round trip is
+    // mostly that queue. Throughput is the comparable figure: the same calls in-process, one at a time.
+    const inProcRate = 1000 / f.inProcess.mean;
+    add(`socket, ${d.clients} clients back to back p50/p95/p99`, `${pct(d.concurrent)} · ${d.callsPerSec.toFixed(0)} calls/s`,
+      `in-process ${inProcRate.toFixed(0)} calls/s (mean ${ms(f.inProcess.mean)})`, times(d.callsPerSec, inProcRate), null);
+    add(`daemon start → first answer (${d.cli})`, `${ms(d.startMs)} (CPU ${ms(d.startCpuMs)})`, `node -e 0: ${ms(f.nodeStartMs)}`, '', atMost(d.startMs, 500, '≤ 500 ms'));
   }
   if (typeof f.inProcessStartMs === 'number') add('  … in-process, code loaded (the app)', ms(f.inProcessStartMs), '', '', atMost(f.inProcessStartMs, 500, '≤ 500 ms'));
   return rows;
