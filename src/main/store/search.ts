@@ -9,6 +9,7 @@
 //   (recall/match-text.ts), never with snippet() on `rowid = ?`, which is slow for common words.
 import type Database from 'better-sqlite3';
 import type { Db } from './db.js';
+import type { ConversationRow } from './read.js';
 import { TOKENIZE } from './schema.js';
 
 export interface Bounds {
@@ -36,18 +37,11 @@ function boundParams(b: Bounds = {}): BoundParams {
   return { ws: b.workspace ?? null, ex: JSON.stringify(b.exclude ?? []), sub: b.includeSubagents ? 1 : 0, since: b.since ?? null };
 }
 
-export interface ConversationMetaRow {
-  id: number;
-  source: string;
-  session_id: string;
-  path: string;
-  workspace: string | null;
-  title: string;
-  summary: string | null;
-  created_at: number | null;
-  updated_at: number | null;
-  is_subagent: number;
-}
+/** What scoring needs of a conversation row (read.ts declares the row). */
+export type ConversationMetaRow = Pick<
+  ConversationRow,
+  'id' | 'source' | 'session_id' | 'path' | 'workspace' | 'title' | 'summary' | 'created_at' | 'updated_at' | 'is_subagent'
+>;
 
 /** One term's MATCH strings for `fieldMasks`: which source proves which field. */
 export interface FieldTerm {
