@@ -26,6 +26,14 @@ function damagePages(file: string, fraction: number, seed: number): void {
   fs.closeSync(fd);
 }
 
+/** Whether every folder from / down to `dir` lets other users through. */
+function reachableByOthers(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) return false;
+    if (path.dirname(d) === d) return true;
+  }
+}
+
 /** The kind whose folder holds the most session files in this world, and that folder. */
 function busiestSource(t: Trial) {
   const count = (root: string) => (fs.existsSync(root) ? fs.readdirSync(root, { recursive: true }).filter((f) => String(f).endsWith('.jsonl')).length : 0);
@@ -33,7 +41,10 @@ function busiestSource(t: Trial) {
 }
 
 describe('a read-only index file', () => {
-  it('index says so and changes nothing, reads still work, and once writable it catches up', async () => {
+  it('index says so and changes nothing, reads still work, and once writable it catches up', async (ctx) => {
+    // As root the index must belong to another user, who then has to be able to reach the project's
+    // code: a checkout inside a private (0700) folder cannot be run by them, so there is nothing to test.
+    if (isRoot && !reachableByOthers(ROOT)) ctx.skip();
     const t = world(5400);
     expect((await cliRun(cli(), t, ['index'])).code).toBe(0);
     const before = current(t);
