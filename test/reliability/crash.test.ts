@@ -5,13 +5,14 @@
 // completing run it must equal a clean single pass over the final files: nothing duplicated,
 // nothing missing, every recorded problem recorded once.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
 import { openDb } from '../../src/main/store/db.js';
 import { bundle, ROOT, start, waitFor, type Runnable } from './bundle.js';
-import { checkAfterCrash, describeDiff, makeTrial, rng, singlePass, snapshot, type Trial } from './crash-harness.js';
+import { checkAfterCrash, describeDiff, makeTrial, rng, ROOTS, singlePass, snapshot, sourcesUnder, writeGenerated, type Trial } from './crash-harness.js';
 
 export const TRIALS = 20;
 const SEED = 20_250_700;
@@ -102,4 +103,45 @@ describe('crash safety: SIGKILL while ingesting growing files', () => {
       }
     }, 60_000);
   }
+});
+
+describe('crash safety: SIGKILL between the batches of one large file', () => {
+  it('the next run reads the rest of the file and rebuilds its stale conversation_terms document', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-crash-large-'));
+    const t = { dir, db: path.join(dir, 'index.sqlite') } as Trial;
+    const file = path.join(dir, 'home', ROOTS.jsonl, 'large.jsonl');
+    try {
+      writeGenerated(file, 8 << 20, 7);
+      const size = fs.statSync(file).size;
+      openDb(t.db).close(); // created and migrated before the race starts
+      const run = start([...child.argv, '--db', t.db, '--source', `jsonl=${path.dirname(file)}`]);
+      await waitFor(run, 'ready');
+      // Killed once some, not all, of the file's batches have committed.
+      const watcher = openDb(t.db);
+      const committed = watcher.prepare('SELECT coalesce(max(committed_offset), 0) FROM source_files').pluck();
+      while ((committed.get() as number) === 0) await sleep(5);
+      run.child.kill('SIGKILL');
+      await run.exited;
+      const at = committed.get() as number;
+      const stale = watcher.prepare('SELECT count(*) FROM conversations WHERE terms_stale = 1').pluck();
+      expect(at).toBeLessThan(size);
+      expect(stale.get()).toBe(1); // left by the kill
+      watcher.close();
+      checkAfterCrash(t);
+
+      const db = openDb(t.db);
+      try {
+        const stats = createIndexer(db, ADAPTERS).scan(sourcesUnder(path.join(dir, 'home')));
+        expect(stats.bytes).toBe(size - at);
+        expect(db.prepare('SELECT count(*) FROM conversations WHERE terms_stale = 1').pluck().get()).toBe(0);
+        const got = snapshot(db, dir);
+        const want = singlePass(dir);
+        if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`after the next run: ${describeDiff(got, want)}`);
+      } finally {
+        db.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 // `throughline forget CONVERSATION|WORKSPACE`: removes it from the index and keeps it out.
 import { createForgetter, type Forgotten } from '../store/forget.js';
 import { createReader } from '../store/read.js';
+import { writeTransaction } from '../store/write-lock.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
 import { openIndex, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
 
@@ -28,16 +29,15 @@ The agents' own files are never touched.
       let result: Forgotten = { conversations: [], entries: 0 };
       if (workspaceIds.length) {
         exclusion = target;
-        // IMMEDIATE: forgetting reads before it deletes, and a deferred transaction would fail with
-        // "database is locked" instead of waiting while the daemon is writing (see writer.ts).
-        db.transaction(() => {
+        // IMMEDIATE: forgetting reads before it deletes (see write-lock.ts).
+        writeTransaction(db, () => {
           for (const id of workspaceIds) result = forgetter.forget(id, result);
-        }).immediate();
+        })();
       } else if (conversation) {
         exclusion = conversation.path;
-        db.transaction(() => {
+        writeTransaction(db, () => {
           result = forgetter.forget(conversation.id, result);
-        }).immediate();
+        })();
       } else {
         io.err(`throughline forget: no conversation or workspace "${target}" in the index.\n`);
         return 1;

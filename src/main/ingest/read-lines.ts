@@ -9,6 +9,11 @@ export interface LineChunk {
 }
 
 const CHUNK = 4 << 20;
+/**
+ * A batch (one commit, see scan.ts) holds at most about this many bytes of lines: a large file's
+ * batches each commit alone, and every other writer of the index waits for the one in progress.
+ */
+const BATCH = 1 << 20;
 
 // One read buffer reused from file to file: a fresh multi-MB buffer per file costs page faults on
 // every read (see BENCHMARKS.md). A reader takes it while it runs and gives it back when done, so
@@ -54,12 +59,19 @@ function* readInto(buf: Buffer, fd: number, start: number, end: number, grown: (
     // Decoding line by line rather than the whole chunk at once: an ASCII line then becomes a
     // one-byte string (a chunk with one non-ASCII character anywhere would make every line
     // two-byte), which halves the memory and speeds up JSON.parse.
-    const lines: string[] = [];
+    const base = offset - filled; // the file offset of buf[0]
+    let lines: string[] = [];
     let s = 0;
+    let from = 0;
     while (s <= lastNl) {
       const nl = buf.indexOf(0x0a, s);
       lines.push(buf.toString('utf8', s, nl));
       s = nl + 1;
+      if (s - from >= BATCH && s <= lastNl) {
+        yield { lines, endOffset: base + s };
+        lines = [];
+        from = s;
+      }
     }
     carry = filled - (lastNl + 1);
     if (carry > 0) buf.copy(buf, 0, lastNl + 1, filled);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SourceKind } from '../../shared/types.js';
 import { storeErrorFrom, type Db } from '../store/db.js';
+import { writeTransaction } from '../store/write-lock.js';
 import { createWriter, StaleFileError, type FileProgress, type FileRow, type LineProblem } from '../store/writer.js';
 import type { ExclusionMatcher } from '../privacy.js';
 import { readLines } from './read-lines.js';
@@ -90,23 +91,34 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   let known = new Map<string, FileState>();
   const markMissing = db.prepare("UPDATE source_files SET status = 'missing' WHERE id = ?");
   // A batch's problems are recorded in the batch's own transaction: a crash between the two would
-  // otherwise lose them (or, recorded first, count them twice on the re-read). IMMEDIATE: see writer.ts.
-  const commitTx = db.transaction((row: FileRow, ops: IngestOp[], progress: FileProgress, problems: LineProblem[]) => {
-    writer.commitBatch(row, ops, progress);
+  // otherwise lose them (or, recorded first, count them twice on the re-read).
+  const commitTx = writeTransaction(db, (row: FileRow, ops: IngestOp[], progress: FileProgress, problems: LineProblem[], more: boolean) => {
+    writer.commitBatch(row, ops, progress, more);
     if (problems.length) writer.recordProblems(row.path, problems);
   });
-  /** True during a group's first attempt: its batches commit without savepoints (see indexNext). */
-  let fast = false;
-  const commit = (row: FileRow, ops: IngestOp[], progress: FileProgress, problems: LineProblem[]): void => {
-    if (!fast) return commitTx.immediate(row, ops, progress, problems);
-    try {
-      writer.commitBatchInTransaction(row, ops, progress);
+  /**
+   * During a group's first attempt its batches wait here, parsed, to be applied together in one
+   * transaction without savepoints (see indexNext); otherwise null and each batch commits at once.
+   */
+  let queued: (() => void)[] | null = null;
+  /** How long applying a group's batches takes per ms spent parsing them, as last measured. */
+  let applyPerParse = 4;
+  /** `more`: the next batch of this file follows at once (see writer.commitBatch). */
+  const commit = (row: FileRow, ops: IngestOp[], progress: FileProgress, problems: LineProblem[], more: boolean): void => {
+    if (!queued) return commitTx(row, ops, progress, problems, more);
+    queued.push(() => {
+      writer.commitBatchInTransaction(row, ops, progress, more);
       if (problems.length) writer.recordProblems(row.path, problems);
+    });
+  };
+  const applyQueued = writeTransaction(db, (batches: readonly (() => void)[]) => {
+    try {
+      for (const apply of batches) apply();
     } catch (err) {
-      // Part of this batch may be written, and only rolling back the whole group undoes it.
+      // Part of a batch may be written, and only rolling back the whole group undoes it.
       throw new RetryGroup(err);
     }
-  };
+  });
 
   /** A failure of the index itself (disk full, read-only, damaged, busy) as a StoreError; anything else as is. */
   function guard<T>(fn: () => T): T {
@@ -207,33 +219,45 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     let lineNo = row.committed_line;
     let committed = false;
     const touched = new Set<string>();
-    for (const chunk of readLines(fd, row.committed_offset, st.size)) {
-      const ops: IngestOp[] = [];
-      const problems: LineProblem[] = [];
-      for (const raw of chunk.lines) {
-        lineNo++;
-        let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-        // A byte-order mark (an editor on Windows) is not part of the first record.
-        if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-        if (line.trim() === '') continue;
-        try {
-          for (const op of parser.line(line, lineNo)) ops.push(op);
-        } catch (err) {
-          // A bad line costs only itself; an adapter bug is reported the same way, never fatal.
-          const reason = err instanceof LineError ? err.message : `adapter error: ${(err as Error).message}`;
-          problems.push({ line: lineNo, reason });
+    const chunks = readLines(fd, row.committed_offset, st.size);
+    try {
+      for (let next = chunks.next(); !next.done; ) {
+        const chunk = next.value;
+        const ops: IngestOp[] = [];
+        const problems: LineProblem[] = [];
+        for (const raw of chunk.lines) {
+          lineNo++;
+          let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+          // A byte-order mark (an editor on Windows) is not part of the first record.
+          if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+          if (line.trim() === '') continue;
+          try {
+            for (const op of parser.line(line, lineNo)) ops.push(op);
+          } catch (err) {
+            // A bad line costs only itself; an adapter bug is reported the same way, never fatal.
+            const reason = err instanceof LineError ? err.message : `adapter error: ${(err as Error).message}`;
+            problems.push({ line: lineNo, reason });
+          }
         }
+        // Read ahead before committing: the last batch is the one that rebuilds conversation_terms.
+        next = chunks.next();
+        // The stat is stored with the last batch only: a run stopped before it must not leave the file
+        // looking unchanged (size, mtime and inode as seen), or the next scan would skip the rest.
+        const size = next.done ? st.size : chunk.endOffset;
+        const progress = { offset: chunk.endOffset, line: lineNo, state: parser.state(), size, mtimeMs: Math.floor(st.mtimeMs), inode: st.ino };
+        commit(row, ops, progress, problems, !next.done);
+        committed = true;
+        for (const p of problems) report(stats, { path: row.path, ...p });
+        stats.skippedLines += problems.length;
+        stats.bytes += chunk.endOffset - row.committed_offset;
+        for (const op of ops) {
+          if (op.op === 'entry') stats.entries++;
+          touched.add(op.conv);
+        }
+        row = { ...row, committed_offset: chunk.endOffset, committed_line: lineNo };
       }
-      commit(row, ops, { offset: chunk.endOffset, line: lineNo, state: parser.state(), size: st.size, mtimeMs: Math.floor(st.mtimeMs), inode: st.ino }, problems);
-      committed = true;
-      for (const p of problems) report(stats, { path: row.path, ...p });
-      stats.skippedLines += problems.length;
-      stats.bytes += chunk.endOffset - row.committed_offset;
-      for (const op of ops) {
-        if (op.op === 'entry') stats.entries++;
-        touched.add(op.conv);
-      }
-      row = { ...row, committed_offset: chunk.endOffset, committed_line: lineNo };
+    } finally {
+      chunks.return(undefined); // gives the read buffer back if a commit threw
     }
     stats.parsedFiles++;
     stats.conversations += touched.size;
@@ -288,13 +312,8 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     return { filesDone: done, filesTotal: total, entries: stats.entries, bytes: stats.bytes, elapsedMs: performance.now() - t0 };
   }
 
-  /**
-   * Indexes work[from…] in ONE transaction until `more` says stop; returns where it stopped. Each
-   * file still commits its batches as before (as savepoints now), but a transaction per small file
-   * rewrote the same b-tree and FTS structure pages to the WAL over and over: grouping files made a
-   * cold index markedly faster (BENCHMARKS.md). A failing file is still handled file by file.
-   */
-  const indexGroup = db.transaction((work: readonly { kind: SourceKind; file: string }[], from: number, stats: ScanStats, more: (next: number) => boolean): number => {
+  /** Indexes work[from…] until `more` or a bound says stop; returns where it stopped. */
+  function indexFiles(work: readonly { kind: SourceKind; file: string }[], from: number, stats: ScanStats, more: (next: number) => boolean): number {
     let i = from;
     const bytes0 = stats.bytes;
     do {
@@ -302,7 +321,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       i++;
     } while (i < work.length && i - from < GROUP_FILES && stats.bytes - bytes0 < GROUP_BYTES && more(i));
     return i;
-  });
+  }
+  /** The same in ONE transaction, each file's batches as savepoints: a group's careful second attempt. */
+  const indexGroup = writeTransaction(db, indexFiles);
 
   /** Bytes of `file` not indexed yet (0 when it cannot be read: indexFile reports that). */
   function pendingBytes(file: string): number {
@@ -315,8 +336,14 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
 
   /**
    * Indexes work[from…] and returns where it stopped: a large file alone (its batches commit one by
-   * one), else a group of small files in one IMMEDIATE transaction (see writer.ts) that ends once
-   * `more` or the time bound says so.
+   * one), else a group of small files committed in one IMMEDIATE transaction (see writer.ts), ending
+   * once `more` or the time bound says so.
+   *
+   * A transaction per small file rewrote the same b-tree and FTS structure pages to the WAL over and
+   * over, and a savepoint per file made FTS5 flush a segment per file: grouping files without
+   * savepoints made a cold index markedly faster (BENCHMARKS.md). The group's files are parsed first
+   * and their batches applied after, so the write lock is held only while they are applied: between
+   * two groups another writer (which polls for the lock) gets its turn during the parsing.
    */
   function indexNext(work: readonly { kind: SourceKind; file: string }[], from: number, stats: ScanStats, more: () => boolean): number {
     if (pendingBytes(work[from]!.file) > SOLO_BYTES) {
@@ -324,34 +351,38 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       return from + 1;
     }
     const started = performance.now();
-    const group = (fastTry: boolean): number => {
-      fast = fastTry;
-      try {
-        return guard(() =>
-          indexGroup.immediate(work, from, stats, (next) => more() && performance.now() - started < GROUP_MS && pendingBytes(work[next]!.file) <= SOLO_BYTES),
-        );
-      } finally {
-        fast = false;
-      }
-    };
-    // First without a savepoint per batch: each savepoint makes FTS5 flush its pending rows into a new
-    // segment, and a segment per file was a large share of a cold index's work (BENCHMARKS.md). If a
-    // batch fails, the group rolls back and is done again the careful way, each file's batches in
-    // their own savepoints so that a bad file is set aside alone.
+    // The time bound is on parsing and applying together: what parsing has taken, times the ratio the
+    // last group measured, must stay under GROUP_MS.
+    const keepGoing = (next: number) =>
+      more() && (performance.now() - started) * (1 + applyPerParse) < GROUP_MS && pendingBytes(work[next]!.file) <= SOLO_BYTES;
     const saved = { ...stats, errors: [...stats.errors] };
+    queued = [];
+    let end: number;
+    let batches: (() => void)[];
     try {
-      return group(true);
+      end = indexFiles(work, from, stats, keepGoing);
+    } finally {
+      batches = queued;
+      queued = null;
+    }
+    try {
+      const parsed = performance.now() - started;
+      guard(() => applyQueued(batches));
+      if (parsed >= 1) applyPerParse = (applyPerParse + (performance.now() - started - parsed) / parsed) / 2;
+      return end;
     } catch (err) {
       if (!(err instanceof RetryGroup)) throw err;
+      // A batch failed: the group is done again the careful way, each file's batches in their own
+      // savepoints, so that a bad file is set aside alone.
       Object.assign(stats, saved);
-      return group(false);
+      return guard(() => indexGroup(work, from, stats, keepGoing));
     }
   }
 
   function scan(sources: readonly Source[], options: ScanOptions = {}): ScanStats {
     const t0 = performance.now();
     const stats = emptyStats();
-    const work = guard(() => discover(sources, stats));
+    const work = guard(() => (writer.refreshStaleTerms(), discover(sources, stats)));
     let bytesBefore = -1;
     for (let i = 0; i < work.length; ) {
       i = indexNext(work, i, stats, () => true);
@@ -369,7 +400,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   async function scanAsync(sources: readonly Source[], options: ScanOptions = {}): Promise<ScanStats> {
     const t0 = performance.now();
     const stats = emptyStats();
-    const work = guard(() => discover(sources, stats));
+    const work = guard(() => (writer.refreshStaleTerms(), discover(sources, stats)));
     for (let i = 0; i < work.length; ) {
       // One transaction per time slice: it never stays open across the yield, where other callers
       // (the watcher, ingest.append) may write.

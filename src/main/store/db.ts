@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './schema.js';
+import { BUSY_TIMEOUT_MS } from './write-lock.js';
 
 export type Db = Database.Database;
 
@@ -60,7 +61,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   }
   try {
     // Readers never block the writer and vice versa; a busy writer makes others wait, not fail.
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // Refuse a newer schema before anything (even the WAL switch) touches the file.
     checkVersion(db, file);
     if (!options.readonly) {

@@ -130,4 +130,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX handoffs_conversation ON handoffs(conversation_id, before_seq);
   `,
+  // 5: a conversation whose conversation_terms document waits for the end of its file. A large file
+  // commits in several batches, and rebuilding the whole document after each re-read the conversation
+  // so far every time (quadratic); the flag survives a crash between batches, so the next run rebuilds it.
+  `
+  ALTER TABLE conversations ADD COLUMN terms_stale INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX conversations_terms_stale ON conversations(id) WHERE terms_stale = 1;
+  `,
 ];

@@ -5,6 +5,7 @@ import type { ConversationMeta, EntryRecord, IngestOp } from '../ingest/types.js
 import type { SourceKind } from '../../shared/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
+import { writeTransaction } from './write-lock.js';
 import { createForgetter } from './forget.js';
 import { redactPrivate, type ExclusionMatcher } from '../privacy.js';
 
@@ -96,6 +97,9 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     convFtsDelete: db.prepare('DELETE FROM conversations_fts WHERE rowid = ?'),
     termsDelete: db.prepare('DELETE FROM conversation_terms WHERE rowid = ?'),
     termsInsert: db.prepare('INSERT INTO conversation_terms (rowid, text) VALUES (?, ?)'),
+    termsStale: db.prepare('UPDATE conversations SET terms_stale = 1 WHERE id = ? AND terms_stale = 0'),
+    termsFresh: db.prepare('UPDATE conversations SET terms_stale = 0 WHERE id = ? AND terms_stale = 1'),
+    staleTerms: db.prepare<[], number>('SELECT id FROM conversations WHERE terms_stale = 1').pluck(),
     convText: db.prepare<[number], { text: string | null }>(
       "SELECT group_concat(text, char(10)) AS text FROM entries WHERE conversation_id = ? AND indexed = 1",
     ),
@@ -135,15 +139,16 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     return s.file.get(path);
   }
 
+  const insertFile = writeTransaction(db, (path: string, kind: SourceKind) => s.insertFile.run(path, kind));
   function ensureFile(path: string, kind: SourceKind): FileRow {
     const existing = s.file.get(path);
     if (existing) return existing;
-    s.insertFile.run(path, kind);
+    insertFile(path, kind);
     return s.file.get(path)!;
   }
 
   /** Drops everything a file produced, keeping conversation rows (and so their ids) for re-indexing. */
-  const resetFileTx = db.transaction((file: FileRow) => {
+  const resetFileTx = writeTransaction(db, (file: FileRow) => {
     for (const conv of s.fileConvs.all(file.id)) {
       for (const e of s.convEntries.all(conv.id)) s.ftsDelete.run(e.id, e.text);
       s.deleteEntries.run(conv.id);
@@ -154,8 +159,12 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     db.prepare('UPDATE source_files SET committed_offset = 0, committed_line = 0, parser_state = NULL WHERE id = ?').run(file.id);
   });
 
-  /** Applies one batch of ops and commits the file's progress with it. */
-  function commitBatchBody(file: FileRow, ops: readonly IngestOp[], progress: FileProgress): void {
+  /**
+   * Applies one batch of ops and commits the file's progress with it. `more`: another batch of the
+   * same file follows at once, so the conversation_terms documents of the conversations it touched
+   * are only marked stale, and rebuilt (with any other stale ones) by the first batch without `more`.
+   */
+  function commitBatchBody(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): void {
     // Compare-and-set on the offset: two indexers on one file must not interleave their batches.
     const current = s.file.get(file.path);
     if (current && current.committed_offset !== file.committed_offset) throw new StaleFileError(file.path);
@@ -194,15 +203,16 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       const workspace = s.convById.get(row.id)!.workspace;
       // An excluded workspace never stays in the index, not even for the length of a batch.
       if (excluded(workspace)) forgetter.forget(row.id);
-      else finishConversation(row.id);
+      else finishConversation(row.id, more);
     }
+    if (!more) for (const id of s.staleTerms.all()) rebuildTerms(id);
     // Only a new conversation (a parent children may wait for) or a new parent key can link anything,
     // and only while some conversation is unlinked (a cheap read on a partial index). The UPDATE also
     // writes a foreign-key column: see applyMeta for why that is not done for nothing.
     if ((inserted || parentKeySet) && s.anyUnlinked.get()) s.linkParents.run();
     s.updateFile.run({ ...progress, state: JSON.stringify(progress.state ?? null), id: file.id, now: Date.now() });
   }
-  const commitBatchTx = db.transaction(commitBatchBody);
+  const commitBatchTx = writeTransaction(db, commitBatchBody);
 
   /** `next` applied after `acc`, as one meta: the same result as applying both in turn. */
   function mergeMeta(acc: ConversationMeta | undefined, next: ConversationMeta): ConversationMeta {
@@ -293,16 +303,24 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     }
   }
 
-  function finishConversation(convId: number): void {
+  function finishConversation(convId: number, deferTerms: boolean): void {
     const stats = s.convStats.get(convId)!;
     s.setStats.run(stats.n, stats.first, stats.last, convId);
     const conv = s.convById.get(convId)!;
     s.convFtsDelete.run(convId);
     s.convFtsInsert.run(convId, conv.title, conv.summary, conv.workspace);
-    const text = s.convText.get(convId)?.text ?? '';
-    s.termsDelete.run(convId);
-    s.termsInsert.run(convId, `${conv.title}\n${conv.summary ?? ''}\n${text}`);
+    if (deferTerms) s.termsStale.run(convId);
+    else rebuildTerms(convId, conv);
     markOffPath(convId);
+  }
+
+  /** The conversation's one conversation_terms document, from all its indexed text. */
+  function rebuildTerms(convId: number, conv = s.convById.get(convId)): void {
+    s.termsDelete.run(convId);
+    s.termsFresh.run(convId);
+    if (!conv) return;
+    const text = s.convText.get(convId)?.text ?? '';
+    s.termsInsert.run(convId, `${conv.title}\n${conv.summary ?? ''}\n${text}`);
   }
 
   /** In a tree session only the path from the leaf to the root is the active branch. */
@@ -320,39 +338,46 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     }
   }
 
-  function recordProblems(path: string, problems: readonly LineProblem[]): void {
+  const recordProblems = writeTransaction(db, (path: string, problems: readonly LineProblem[]): void => {
     const now = Date.now();
-    db.transaction(() => {
-      for (const p of problems) s.error.run(path, p.line, p.reason, now);
-    }).immediate();
-  }
+    for (const p of problems) s.error.run(path, p.line, p.reason, now);
+  });
 
-  // BEGIN IMMEDIATE, not the default deferred BEGIN: these transactions read before they write, and
-  // in WAL mode a deferred one whose snapshot another process has committed past cannot upgrade to a
-  // writer — SQLite fails it at once with SQLITE_BUSY ("database is locked"), busy_timeout or not.
-  // Taking the write lock first makes it wait its turn instead. (Inside another transaction these
-  // run as savepoints of it.)
-  const resetFile = (file: FileRow): void => resetFileTx.immediate(file);
-  const commitBatch = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress): void => commitBatchTx.immediate(file, ops, progress);
+  // Each as its own IMMEDIATE transaction, or a savepoint of the caller's (see write-lock.ts).
+  const resetFile = (file: FileRow): void => resetFileTx(file);
+  const commitBatch = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): void =>
+    commitBatchTx(file, ops, progress, more);
   /**
    * The same batch with no savepoint of its own, for a caller whose transaction rolls back as a whole
    * if this throws (scan.ts indexes groups of files this way). A savepoint per batch makes FTS5 flush
    * its pending rows at every file; without them it writes a segment per many files (BENCHMARKS.md).
    */
-  const commitBatchInTransaction = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress): void => {
+  const commitBatchInTransaction = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): void => {
     if (!db.inTransaction) throw new Error('commitBatchInTransaction needs an open transaction');
-    commitBatchBody(file, ops, progress);
+    commitBatchBody(file, ops, progress, more);
+  };
+
+  const refreshTermsTx = writeTransaction(db, () => {
+    for (const id of s.staleTerms.all()) rebuildTerms(id);
+  });
+  /**
+   * Rebuilds the conversation_terms documents a run left stale when it stopped between two batches
+   * of a file (killed, or the file cut short). A read first: no write lock when there are none.
+   */
+  const refreshStaleTerms = (): void => {
+    if (s.staleTerms.get() !== undefined) refreshTermsTx();
   };
 
   return {
     fileRow,
+    refreshStaleTerms,
     ensureFile,
     resetFile,
     commitBatch,
     commitBatchInTransaction,
     recordProblems,
     /** The file is unchanged but its mtime moved (e.g. touched): remember it so the next scan skips it. */
-    touchFile: (file: FileRow, size: number, mtimeMs: number) => s.touchFile.run(size, mtimeMs, file.id),
-    setFileStatus: (file: FileRow, status: FileRow['status'], error: string | null) => s.fileStatus.run(status, error, file.id),
+    touchFile: writeTransaction(db, (file: FileRow, size: number, mtimeMs: number) => void s.touchFile.run(size, mtimeMs, file.id)),
+    setFileStatus: writeTransaction(db, (file: FileRow, status: FileRow['status'], error: string | null) => void s.fileStatus.run(status, error, file.id)),
   };
 }
