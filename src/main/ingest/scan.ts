@@ -102,15 +102,21 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
    */
   let queued: (() => void)[] | null = null;
   /** How long applying a group's batches takes per ms spent parsing them, as last measured. */
-  let applyPerParse = 4;
+  let applyPerParse = 8;
   /** `more`: the next batch of this file follows at once (see writer.commitBatch). */
   const commit = (row: FileRow, ops: IngestOp[], progress: FileProgress, problems: LineProblem[], more: boolean): void => {
     if (!queued) return commitTx(row, ops, progress, problems, more);
     queued.push(() => {
-      writer.commitBatchInTransaction(row, ops, progress, more);
+      writer.commitBatchInTransaction(stored(row), ops, progress, more);
       if (problems.length) writer.recordProblems(row.path, problems);
     });
   };
+  /** The row of a file not in the index yet, until its first batch writes it (id 0). */
+  const newRow = (path: string, kind: SourceKind): FileRow => ({
+    id: 0, path, kind, size: 0, mtime_ms: 0, inode: 0, committed_offset: 0, committed_line: 0, parser_state: null, status: 'ok',
+  });
+  /** `row` with the id of its stored row, written now if it is a new file's. */
+  const stored = (row: FileRow): FileRow => (row.id ? row : { ...row, id: writer.ensureFile(row.path, row.kind).id });
   const applyQueued = writeTransaction(db, (batches: readonly (() => void)[]) => {
     try {
       for (const apply of batches) apply();
@@ -162,7 +168,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     if (k && k.status === 'ok' && k.size === st.size && k.mtime_ms === mtimeMs && k.inode === st.ino) return stats;
     let row = writer.fileRow(file);
     if (row && row.status === 'ok' && row.size === st.size && row.mtime_ms === mtimeMs && row.inode === st.ino) return stats;
-    row ??= writer.ensureFile(file, kind);
+    // A new file's row is written with its first batch: in a group that is inside the group's one
+    // transaction, rather than a transaction of its own per file before it.
+    row ??= queued ? newRow(file, kind) : writer.ensureFile(file, kind);
     const replaced = row.inode !== 0 && (row.inode !== st.ino || st.size < row.committed_offset);
     if (replaced) {
       writer.resetFile(row);
@@ -173,7 +181,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       fd = fs.openSync(file, 'r'); // read-only: Throughline never writes an agent's files
     } catch (err) {
       const reason = `cannot open: ${(err as Error).message}`;
-      writer.setFileStatus(row, 'error', reason);
+      writer.setFileStatus(stored(row), 'error', reason);
       report(stats, { path: file, line: null, reason });
       return stats;
     }
@@ -186,7 +194,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       // An adapter or data bug in this one file: its batch rolled back, the file is marked and tried
       // again on the next scan, and the other files are indexed meanwhile.
       const reason = `not indexed further: ${(err as Error).message}`;
-      writer.setFileStatus(row, 'error', reason);
+      writer.setFileStatus(stored(row), 'error', reason);
       report(stats, { path: file, line: null, reason });
     } finally {
       fs.closeSync(fd);
@@ -262,7 +270,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     stats.parsedFiles++;
     stats.conversations += touched.size;
     // Only a partial line (or nothing) was new: remember the size so an unchanged file is skipped.
-    if (!committed) writer.touchFile(row, st.size, Math.floor(st.mtimeMs));
+    if (!committed) writer.touchFile(stored(row), st.size, Math.floor(st.mtimeMs));
   }
 
   function walk(dir: string, adapter: Adapter, out: string[], stats: ScanStats): void {

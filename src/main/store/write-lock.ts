@@ -5,19 +5,22 @@
 // so a writer polling that slowly misses gap after gap: measured, a second writer waited 1.5 s of a
 // 2 s run (test/reliability/concurrency.test.ts), and a longer run would have made it fail after
 // busy_timeout with "database is locked". Here the lock is tried every millisecond instead.
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * `fn` as one BEGIN IMMEDIATE transaction (or, inside an open one, as a savepoint of it). IMMEDIATE,
- * not SQLite's default deferred BEGIN: these transactions read before they write, and in WAL mode a
- * deferred one whose snapshot another process has committed past cannot become the writer; SQLite
- * fails it at once with SQLITE_BUSY, busy_timeout or not.
+ * `fn` as one BEGIN IMMEDIATE transaction; inside an open one, as a savepoint of it, or with
+ * `inline` (for one statement, atomic by itself) as part of it: each savepoint makes FTS5 flush its
+ * pending rows into a new segment. IMMEDIATE, not SQLite's default deferred BEGIN: these
+ * transactions read before they write, and in WAL mode a deferred one whose snapshot another
+ * process has committed past cannot become the writer; SQLite fails it at once with SQLITE_BUSY,
+ * busy_timeout or not.
  */
-export function writeTransaction<A extends unknown[], R>(db: Db, fn: (...args: A) => R): (...args: A) => R {
-  const nested = db.transaction(fn);
+export function writeTransaction<A extends unknown[], R>(db: Db, fn: (...args: A) => R, options: { inline?: boolean } = {}): (...args: A) => R {
+  const nested = options.inline ? fn : db.transaction(fn);
   return (...args: A): R => {
     if (db.inTransaction) return nested(...args);
     begin(db);
@@ -32,9 +35,14 @@ export function writeTransaction<A extends unknown[], R>(db: Db, fn: (...args: A
   };
 }
 
+/** Prepared once per connection: db.pragma() prepares its statement anew on every call. */
+const pragmas = new WeakMap<Db, { wait: Statement; noWait: Statement }>();
+
 function begin(db: Db): void {
   const deadline = performance.now() + BUSY_TIMEOUT_MS;
-  db.pragma('busy_timeout = 0');
+  let p = pragmas.get(db);
+  if (!p) pragmas.set(db, (p = { wait: db.prepare(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`), noWait: db.prepare('PRAGMA busy_timeout = 0') }));
+  p.noWait.run();
   try {
     for (;;) {
       try {
@@ -47,6 +55,6 @@ function begin(db: Db): void {
       }
     }
   } finally {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    p.wait.run();
   }
 }

@@ -139,7 +139,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     return s.file.get(path);
   }
 
-  const insertFile = writeTransaction(db, (path: string, kind: SourceKind) => s.insertFile.run(path, kind));
+  const insertFile = writeTransaction(db, (path: string, kind: SourceKind) => s.insertFile.run(path, kind), { inline: true });
   function ensureFile(path: string, kind: SourceKind): FileRow {
     const existing = s.file.get(path);
     if (existing) return existing;
@@ -377,7 +377,9 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     commitBatchInTransaction,
     recordProblems,
     /** The file is unchanged but its mtime moved (e.g. touched): remember it so the next scan skips it. */
-    touchFile: writeTransaction(db, (file: FileRow, size: number, mtimeMs: number) => void s.touchFile.run(size, mtimeMs, file.id)),
-    setFileStatus: writeTransaction(db, (file: FileRow, status: FileRow['status'], error: string | null) => void s.fileStatus.run(status, error, file.id)),
+    touchFile: writeTransaction(db, (file: FileRow, size: number, mtimeMs: number) => void s.touchFile.run(size, mtimeMs, file.id), { inline: true }),
+    setFileStatus: writeTransaction(db, (file: FileRow, status: FileRow['status'], error: string | null) => void s.fileStatus.run(status, error, file.id), {
+      inline: true,
+    }),
   };
 }
