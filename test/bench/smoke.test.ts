@@ -42,6 +42,8 @@ describe('npm run bench (smoke)', () => {
       'recall_conversations p50/p95/p99', 'read_conversation p50/p95/p99', 'history_search p50/p95/p99', 'daemon start → first answer']) {
       expect(r.stdout).toContain(`| 150 | ${measure}`);
     }
+    // ripgrep is installed by .ci/run: the search ratio is measured query by query against it.
+    if (spawnSync('rg', ['--version']).status === 0) expect(r.stdout).toMatch(/\| 150 \| search vs ripgrep \(paired, \d+ queries\) \| [\d.]+ ms \| rg [\d.]+ ms \| [\d.]+×/);
     expect(r.stdout).toMatch(/targets: \d+ hold, \d+ missed/);
 
     // The figures behind it are numbers.
