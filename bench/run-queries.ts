@@ -77,7 +77,7 @@ export interface BaselineFigures {
   scan: Latency;
   scanRuns: ScanRun[];
   /**
-   * recall_conversations and ripgrep asked the same queries back to back (ours: the best of 3), so
+   * recall_conversations and ripgrep asked the same queries in turn (the median of 3 runs each), so
    * the ratio compares the two under the same machine conditions; `ratio` is the median per query.
    */
   paired?: { ours: Latency; rg: Latency; ratio: number };
@@ -94,15 +94,17 @@ export async function runBaselines(
   opts: { rgQueries: number; scanQueries: number },
 ): Promise<BaselineFigures> {
   const pairs: { ours: number; rg: number }[] = [];
+  const median3 = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
   for (const query of q.recall.slice(0, opts.rgQueries)) {
-    const rg = rgFiles(words(query), roots).ms;
-    let ours = Infinity;
+    const rgRuns: number[] = [];
+    const ourRuns: number[] = [];
     for (let i = 0; i < 3; i++) {
+      rgRuns.push(rgFiles(words(query), roots).ms);
       const t0 = performance.now();
       await call(api, 'recall_conversations', { query, workspace: 'all', now: m.now });
-      ours = Math.min(ours, performance.now() - t0);
+      ourRuns.push(performance.now() - t0);
     }
-    pairs.push({ ours, rg });
+    pairs.push({ ours: median3(ourRuns), rg: median3(rgRuns) });
   }
   const rg = latency(pairs.map((p) => p.rg));
   const paired = { ours: latency(pairs.map((p) => p.ours)), rg, ratio: latency(pairs.map((p) => p.rg / p.ours)).p50 };
