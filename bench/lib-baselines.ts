@@ -1,9 +1,11 @@
 // What a person would do without Throughline, measured on the same files in the same run:
 // ripgrep over the raw session files, and a plain "read every file, JSON.parse every line,
 // substring-match the strings" search. Plus the floor for a re-scan: walking and stat-ing the tree.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 export function listSessionFiles(roots: readonly string[]): string[] {
   const out: string[] = [];
@@ -28,12 +30,36 @@ export interface RgRun {
  * thing to ask ripgrep (an OR with no ranking, so it flatters ripgrep rather than Throughline).
  */
 export function rgFiles(terms: readonly string[], targets: readonly string[]): RgRun {
-  const args = ['-l', '-i', '-F', ...terms.flatMap((t) => ['-e', t]), '--', ...targets];
+  const args = rgArgs(terms, targets);
   const t0 = performance.now();
   const r = spawnSync('rg', args, { maxBuffer: 256 << 20, encoding: 'utf8' });
   const took = performance.now() - t0;
   if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed (${r.status}): ${r.stderr}`);
   return { ms: took, files: r.stdout ? r.stdout.split('\n').filter(Boolean).length : 0 };
+}
+
+function rgArgs(terms: readonly string[], targets: readonly string[]): string[] {
+  return ['-l', '-i', '-F', ...terms.flatMap((t) => ['-e', t]), '--', ...targets];
+}
+
+/** rgFiles in a process of its own (bench/rg-runner.mjs): this process does not fork per query. */
+export function startRgRunner(): { rgFiles: (terms: readonly string[], targets: readonly string[]) => Promise<RgRun>; close: () => void } {
+  const child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'rg-runner.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  return {
+    rgFiles: (terms, targets) =>
+      new Promise((resolve, reject) => {
+        waiting.push((line) => {
+          const r = JSON.parse(line) as RgRun & { error?: string };
+          if (r.error) reject(new Error(r.error));
+          else resolve(r);
+        });
+        child.stdin!.write(`${JSON.stringify(rgArgs(terms, targets))}\n`);
+      }),
+    close: () => child.stdin!.end(),
+  };
 }
 
 /** Peak RSS (MB) of one ripgrep query, from GNU time; null where /usr/bin/time is missing. */

@@ -27,12 +27,20 @@ function bundleIsFresh() {
   }
 }
 
-let main;
-if (bundleIsFresh()) {
-  ({ main } = await import(pathToFileURL(bundle).href));
-} else {
+async function load() {
+  if (bundleIsFresh()) return (await import(pathToFileURL(bundle).href)).main;
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/main/cli/main.ts'));
+  return (await import('../src/main/cli/main.ts')).main;
+}
+
+let main;
+try {
+  main = await load();
+} catch (err) {
+  // `hook` runs inside Claude Code on every prompt: a broken install must not fail the prompt.
+  if (process.argv[2] !== 'hook') throw err;
+  process.stderr.write(`throughline hook: cannot load the CLI (${err?.message ?? err}); doing nothing\n`);
+  process.exit(0);
 }
 process.exitCode = await main(process.argv.slice(2));

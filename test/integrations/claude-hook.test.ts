@@ -66,6 +66,25 @@ describe('throughline hook claude (the command Claude Code runs)', () => {
   }, 30_000);
 });
 
+describe('a broken install', () => {
+  it('still exits 0 from `hook`, while other commands fail loudly', async () => {
+    // bin/throughline.mjs alone: neither the bundle nor the sources (nor tsx) are beside it.
+    const dir = tempDir();
+    try {
+      fs.mkdirSync(path.join(dir, 'bin'));
+      const bin = path.join(dir, 'bin', 'throughline.mjs');
+      fs.copyFileSync(BIN, bin);
+      const hook = await runNode([bin, 'hook', 'claude'], { input: JSON.stringify(submit()), env: { ...process.env, XDG_STATE_HOME: dir } });
+      expect(hook).toMatchObject({ code: 0, stdout: '' });
+      expect(hook.stderr).toMatch(/cannot load the CLI/);
+      const other = await runNode([bin, 'status'], { input: '', env: process.env });
+      expect(other.code).not.toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the hook’s decisions', () => {
   const options = () => ({ dbPath: index.dbPath, socketPath: path.join(index.dir, 'none.sock'), settingsPath: index.settingsPath });
 
