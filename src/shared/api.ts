@@ -286,11 +286,19 @@ export interface EntriesResult {
   hasNewer: boolean;
   boundary: number | null;
 }
+/** A history_handoff note: the agent's context starts afresh before entry `seq` with this text. */
+export interface HandoffMark {
+  seq: number;
+  text: string;
+  /** When it was written (ms). */
+  at: number;
+}
 export interface ConversationDetail {
   conversation: Conversation;
   children: Conversation[];
   resumeCommand: string | null;
   boundary: number | null;
+  handoffs: HandoffMark[];
 }
 
 export interface IndexStatus {

@@ -134,6 +134,21 @@ suite('conversation browser (browser mode)', () => {
     await page.locator('.related a', { hasText: 'Parent conversation' }).waitFor();
   });
 
+  it('shows where an agent handed off with history_handoff, and its note', async () => {
+    const [conv] = (await app.core.api['conversations.list']({ source: 'codex', limit: 1 })).items;
+    const agent = await app.socket();
+    await agent.call('history_handoff', { conversation: String(conv!.id), text: 'Next: finish the **retry** path; tests pass.' });
+    const { page } = await app.open({ hash: `#/c/${conv!.id}` });
+    const marker = page.locator('.marker.reset');
+    await marker.waitFor();
+    expect(await marker.locator('.marker-line').textContent()).toMatch(/^Handoff — the agent started afresh here/);
+    // After the last entry: the agent has not written anything since.
+    expect(await page.locator('.entries > *').last().evaluate((el) => el.classList.contains('marker'))).toBe(true);
+    await marker.getByText('Show handoff note').click();
+    expect(await marker.locator('.marker-body strong').textContent()).toBe('retry');
+    await screenshot(page, 'transcript-handoff');
+  });
+
   it('pages older and newer entries in around a revealed entry', async () => {
     const id = await idOf(LONG_TITLE);
     const { page } = await app.open({ hash: `#/c/${id}?entry=250` });

@@ -84,6 +84,7 @@ export function createApi(deps: ApiDeps): Api {
         children: reader.children(conversation.id),
         resumeCommand: resumeCommand(conversation),
         boundary: reader.boundary(conversation.id),
+        handoffs: reader.handoffs(conversation.id),
       };
     },
     'conversations.entries': async (p): Promise<EntriesResult> => {

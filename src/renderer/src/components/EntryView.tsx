@@ -48,7 +48,7 @@ function Collapsed({ summary, text, className }: { summary: ReactNode; text: str
 
 const STATUS_CLASS: Record<string, string> = { ok: 'ok', success: 'ok', completed: 'ok', error: 'err', failed: 'err', denied: 'err' };
 
-function Marker({ label, text, tone }: { label: string; text: string; tone: string }) {
+export function Marker({ label, text, tone, open = 'Show summary' }: { label: string; text: string; tone: string; open?: string }) {
   return (
     <div className={`marker ${tone}`}>
       <div className="marker-line">
@@ -56,7 +56,7 @@ function Marker({ label, text, tone }: { label: string; text: string; tone: stri
       </div>
       {text.trim() && (
         <details className="marker-body">
-          <summary>Show summary</summary>
+          <summary>{open}</summary>
           <Body text={text} />
         </details>
       )}

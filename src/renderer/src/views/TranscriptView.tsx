@@ -1,13 +1,21 @@
 // A transcript. Opened at an entry (a search hit, a suggestion, a link) it scrolls that entry into
 // view, highlights and focuses it; older and newer entries page in as you scroll toward either end.
 import { Fragment, useEffect, useLayoutEffect, useRef } from 'react';
-import { EntryView } from '../components/EntryView';
+import type { HandoffMark } from '../../../shared/api';
+import { EntryView, Marker } from '../components/EntryView';
 import { CopyButton, ErrorState, Loading } from '../components/states';
 import { formatDateTime, formatNumber, SOURCE_LABEL } from '../lib/format';
 import { useRoute } from '../stores/route';
 import { useTranscript } from '../stores/transcript';
 
 const MARKER_KINDS = new Set(['compaction', 'branch_summary', 'reset']);
+
+/** history_handoff notes, kept beside the entries: each is drawn before the entry it precedes. */
+function Handoffs({ marks }: { marks: readonly HandoffMark[] }) {
+  return marks.map((h, i) => (
+    <Marker key={`${h.seq}-${i}`} tone="reset" label={`Handoff — the agent started afresh here, ${formatDateTime(h.at)}`} text={h.text} open="Show handoff note" />
+  ));
+}
 
 function Header() {
   const detail = useTranscript((s) => s.detail);
@@ -85,6 +93,7 @@ export function TranscriptView({ id, entry }: { id: number; entry?: number }) {
   const topSentinel = useRef<HTMLButtonElement>(null);
   const bottomSentinel = useRef<HTMLButtonElement>(null);
   const keep = useRef<{ first: number; fromBottom: number } | null>(null);
+  const handoffs = detail?.handoffs ?? [];
 
   useEffect(() => {
     void useTranscript.getState().open(id, entry);
@@ -155,8 +164,9 @@ export function TranscriptView({ id, entry }: { id: number; entry?: number }) {
         {entries.length === 0 && detail && <p className="muted center">This conversation has no entries.</p>}
         {entries.map((e) => (
           <Fragment key={e.seq}>
+            <Handoffs marks={handoffs.filter((h) => h.seq === e.seq)} />
             {/* A compaction or handoff marker already shows where the agent's context starts. */}
-            {boundary !== null && e.seq === boundary && boundary > 0 && !MARKER_KINDS.has(e.kind) && (
+            {boundary !== null && e.seq === boundary && boundary > 0 && !MARKER_KINDS.has(e.kind) && !handoffs.some((h) => h.seq === e.seq) && (
               <div className="boundary" role="separator" aria-label="Context boundary">
                 <span>Context boundary — the agent no longer sees what is above</span>
               </div>
@@ -164,6 +174,8 @@ export function TranscriptView({ id, entry }: { id: number; entry?: number }) {
             <EntryView entry={e} revealed={e.seq === target} />
           </Fragment>
         ))}
+        {/* A handoff after the last entry so far (the agent has not written its next line yet). */}
+        {!hasNewer && entries.length > 0 && <Handoffs marks={handoffs.filter((h) => h.seq > entries.at(-1)!.seq)} />}
         {hasNewer && (
           <button type="button" ref={bottomSentinel} className="page-button" onClick={() => void useTranscript.getState().newer()} disabled={paging === 'newer'}>
             {paging === 'newer' ? 'Loading later entries…' : 'Show later entries'}
