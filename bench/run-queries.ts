@@ -76,31 +76,40 @@ export interface BaselineFigures {
   /** The JSON scan, a few queries only: each reads the whole corpus. */
   scan: Latency;
   scanRuns: ScanRun[];
-  /**
-   * ripgrep (the median of 3 runs) and recall_conversations (once, as in `recall` above) asked the
-   * same queries in turn, so the ratio compares the two under the same machine conditions; `ratio`
-   * is the median per query.
-   */
-  paired?: { ours: Latency; rg: Latency; ratio: number };
+  /** From the query child (see Paired); absent in runs saved before it. */
+  paired?: Paired;
+}
+
+/**
+ * ripgrep (the median of 3 runs) and recall_conversations (once, as in runQueries) asked the same
+ * queries in turn, so the ratio compares the two under the same machine conditions; `ratio` is the
+ * median of the per-query ratios.
+ */
+export interface Paired {
+  ours: Latency;
+  rg: Latency;
+  ratio: number;
 }
 
 const words = (q: string): string[] => q.split(/\s+/).filter((w) => w.length > 1);
 
-export async function runBaselines(
-  api: Api,
-  q: QuerySet,
-  m: Manifest,
-  roots: string[],
-  files: string[],
-  opts: { rgQueries: number; scanQueries: number },
-): Promise<BaselineFigures> {
+export function runBaselines(q: QuerySet, roots: string[], files: string[], opts: { rgQueries: number; scanQueries: number }): BaselineFigures {
+  const rg = latency(q.recall.slice(0, opts.rgQueries).map((query) => rgFiles(words(query), roots).ms));
+  const hist = q.history.slice(0, Math.max(opts.rgQueries, 20));
+  const rgOneFile = latency(hist.map((h) => rgFiles([h.query], [h.path]).ms));
+  const parseOneFile = latency(hist.map((h) => parseFile(h.path)));
+  const scanRuns = q.recall.slice(0, opts.scanQueries).map((query) => jsonScan(files, words(query)));
+  return { rg, rgOneFile, parseOneFile, scan: latency(scanRuns.map((r) => r.ms)), scanRuns };
+}
+
+/** See Paired. Run in the query child: ripgrep from a runner process, so this one does not fork. */
+export async function pairedVsRipgrep(api: Api, q: QuerySet, m: Manifest, roots: string[], count: number): Promise<Paired> {
   const pairs: { ours: number; rg: number }[] = [];
-  // ripgrep started from here would fork this process before each of our timed calls (see
-  // rg-runner.mjs): a runner process starts it instead, and a few calls absorb the runner's own fork.
   const runner = startRgRunner();
   try {
+    // A few calls first absorb the fork that started the runner.
     for (const query of q.recall.slice(0, 5)) await call(api, 'recall_conversations', { query, workspace: 'all', now: m.now });
-    for (const query of q.recall.slice(0, opts.rgQueries)) {
+    for (const query of q.recall.slice(0, count)) {
       const rgRuns: number[] = [];
       for (let i = 0; i < 3; i++) rgRuns.push((await runner.rgFiles(words(query), roots)).ms);
       const t0 = performance.now();
@@ -110,11 +119,5 @@ export async function runBaselines(
   } finally {
     runner.close();
   }
-  const rg = latency(pairs.map((p) => p.rg));
-  const paired = { ours: latency(pairs.map((p) => p.ours)), rg, ratio: latency(pairs.map((p) => p.rg / p.ours)).p50 };
-  const hist = q.history.slice(0, Math.max(opts.rgQueries, 20));
-  const rgOneFile = latency(hist.map((h) => rgFiles([h.query], [h.path]).ms));
-  const parseOneFile = latency(hist.map((h) => parseFile(h.path)));
-  const scanRuns = q.recall.slice(0, opts.scanQueries).map((query) => jsonScan(files, words(query)));
-  return { rg, rgOneFile, parseOneFile, scan: latency(scanRuns.map((r) => r.ms)), scanRuns, paired };
+  return { ours: latency(pairs.map((p) => p.ours)), rg: latency(pairs.map((p) => p.rg)), ratio: latency(pairs.map((p) => p.rg / p.ours)).p50 };
 }

@@ -14,8 +14,9 @@ import { createCore } from '../src/main/api/core.js';
 import { BENCH_DIR, corpusSources, ensureCorpus } from './corpus.js';
 import { hasRipgrep, listSessionFiles, rgPeakRssMB, statWalk } from './lib-baselines.js';
 import type { IndexRun } from './run-index.js';
-import { appendToSearchable, inProcessMix, inProcessStart, runDaemon } from './run-live.js';
-import { buildQueries, runBaselines, runQueries } from './run-queries.js';
+import { appendToSearchable, inProcessStart, runDaemon } from './run-live.js';
+import type { QueryChildRun } from './run-query-child.js';
+import { buildQueries, runBaselines } from './run-queries.js';
 import { renderTable, rowsFor, type Row, type SizeFigures } from './run-table.js';
 
 const ROOT = path.resolve(BENCH_DIR, '..');
@@ -31,6 +32,17 @@ function indexChild(dbPath: string, corpus: string): IndexRun {
   const run = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as IndexRun;
   if (run.errors > 0) log(`  ${run.errors} ingest problems, e.g. ${run.firstErrors.join('; ')}`);
   return run;
+}
+
+/** The agent tools timed in a child process of their own, as the daemon answers them (see run-query-child.ts). */
+function queryChild(dbPath: string, corpus: string, settingsPath: string, o: { count: number; warmup: number; mix: number; rgQueries: number }): QueryChildRun {
+  const args = ['--db', dbPath, '--corpus', corpus, '--settings', settingsPath, '--count', String(o.count), '--warmup', String(o.warmup), '--mix', String(o.mix), '--rg-queries', String(o.rgQueries)];
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/run-ts.mjs'), path.join(BENCH_DIR, 'run-query-child.ts'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 << 20,
+  });
+  if (r.status !== 0) throw new Error(`queries failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as QueryChildRun;
 }
 
 function fileSize(file: string): number {
@@ -67,19 +79,24 @@ async function measure(n: number, o: BenchOptions): Promise<SizeFigures> {
     const statWalkMs = Math.min(statWalk(roots), statWalk(roots));
 
     log(`[${n}] queries …`);
-    const core = createCore({ dbPath, settingsPath: path.join(work, 'settings.json'), sources, env: { HOME: dir } });
+    const settingsPath = path.join(work, 'settings.json');
+    const big = n > 20_000;
+    const rgQueries = o.quick ? 2 : big ? 8 : 15;
+    const { queries, inProcess, paired } = queryChild(dbPath, dir, settingsPath, {
+      count: o.quick ? 12 : 200,
+      warmup: o.quick ? 2 : 40,
+      mix: o.quick ? 6 : 90,
+      rgQueries,
+    });
+    const core = createCore({ dbPath, settingsPath, sources, env: { HOME: dir } });
     const q = buildQueries(m, o.quick ? 12 : 200);
-    // The warm-up lets V8 optimize the hot paths first: the figures are a long-running daemon's.
-    const queries = await runQueries(core.api, q, m, o.quick ? 2 : 40);
-    const inProcess = await inProcessMix(core.api, m, o.quick ? 6 : 90);
 
     let baselines = null;
     let rgRssMB = null;
     if (hasRipgrep()) {
       log(`[${n}] baselines (ripgrep, JSON scan) …`);
       // Each JSON-scan query reads the whole corpus (minutes at 50k): fewer of them on big corpora.
-      const big = n > 20_000;
-      baselines = await runBaselines(core.api, q, m, roots, files, { rgQueries: o.quick ? 2 : big ? 8 : 15, scanQueries: o.quick || big ? 1 : 3 });
+      baselines = { ...runBaselines(q, roots, files, { rgQueries, scanQueries: o.quick || big ? 1 : 3 }), ...(paired ? { paired } : {}) };
       rgRssMB = rgPeakRssMB(q.recall[0]!.split(' '), roots);
     } else {
       log('ripgrep (rg) is not installed: baselines skipped. On Debian: apt-get install ripgrep');
