@@ -61,16 +61,21 @@ export function topByScore(ids: readonly number[], scoreOf: (id: number) => numb
 }
 
 export function createRecallTool(search: Search) {
-  /** Candidates from the terms that are not everywhere: title, summary and whole-text matches. */
-  function gather(rare: ClauseInfo[], all: ClauseInfo[], bounds: Bounds, strictIds: readonly number[]): Map<number, Candidate> {
+  /**
+   * Candidates from the terms that are not everywhere: title, summary and whole-text matches. With
+   * more than `limit` conversations holding every term, the page is theirs alone: each one's terms
+   * are all in its transcript already, so only the title and summary probes can change its score.
+   */
+  function gather(rare: ClauseInfo[], all: ClauseInfo[], bounds: Bounds, strictIds: readonly number[], limit: number): Map<number, Candidate> {
     const cands = new Map<number, Candidate>();
     for (const id of strictIds) for (const i of all) note(cands, id, i.key, 'transcript');
+    const relaxing = strictIds.length <= limit;
     for (const i of rare) {
       if (i.df === 0) continue;
       const c = [i.clause];
       for (const id of search.fieldMatches(matchAll(c, { columns: ['title'] })!, bounds, POOL_LIMIT)) note(cands, id, i.key, 'title');
       for (const id of search.fieldMatches(matchAll(c, { columns: ['summary'] })!, bounds, POOL_LIMIT)) note(cands, id, i.key, 'summary');
-      for (const id of search.presence(clauseMatch(i.clause, 'none'), bounds, POOL_LIMIT)) note(cands, id, i.key, 'transcript');
+      if (relaxing) for (const id of search.presence(clauseMatch(i.clause, 'none'), bounds, POOL_LIMIT)) note(cands, id, i.key, 'transcript');
     }
     return cands;
   }
@@ -95,7 +100,7 @@ export function createRecallTool(search: Search) {
     // With only ubiquitous words, "every term" can match most of the index: take the most recent.
     const strictIds = possible ? (rare.length ? search.presence(all, bounds, STRICT_LIMIT) : search.presenceRecent(all, bounds, limit + 1)) : [];
     const strict = new Set(strictIds);
-    const cands = gather(rare, infos, bounds, strictIds);
+    const cands = gather(rare, infos, bounds, strictIds, limit);
     if (!rare.length && strictIds.length < limit && ubiquitous.length > 1) {
       for (const id of search.presenceRecent(matchAny(clauses, { mode: 'none' })!, bounds, limit + 1)) {
         for (const i of ubiquitous) note(cands, id, i.key, 'transcript');
