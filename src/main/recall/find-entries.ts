@@ -23,7 +23,7 @@ export function findInConversation(
   search: Search,
   convId: number,
   clauses: readonly Clause[],
-  o: { mode: 'all' | 'any'; before?: number; limit: number; infos?: readonly ClauseInfo[]; n?: number },
+  o: { mode: 'all' | 'any'; before?: number; limit: number; infos?: readonly ClauseInfo[]; n?: number; latestFirst?: boolean },
 ): Found {
   if (!clauses.length) return { rows: [], capped: false };
   const infos = o.infos ?? clauseInfos(search, clauses);
@@ -33,7 +33,7 @@ export function findInConversation(
   const byFts = o.mode === 'all' ? rare.length > 0 : ubiquitous.length === 0;
   if (byFts) {
     const build = o.mode === 'all' ? matchAll : matchAny;
-    const ranked = search.entriesIn(convId, build(rare.map((i) => i.clause))!, { before, limit: ubiquitous.length ? FILTER_POOL : o.limit, ranked: true });
+    const ranked = search.entriesIn(convId, build(rare.map((i) => i.clause))!, { before, limit: ubiquitous.length ? FILTER_POOL : o.limit, ranked: !o.latestFirst });
     if (!ubiquitous.length) return { rows: ranked, capped: false };
     const rest = createTextMatcher(ubiquitous.map((i) => i.clause), 'all', search.stem);
     return { rows: ranked.filter((r) => rest.matches(r.text)).slice(0, o.limit), capped: false };

@@ -135,13 +135,18 @@ export function createRecallTool(search: Search) {
   }
 
   /**
-   * The entry to show for a hit: the best (or, for common words, the latest) holding one of its two
-   * rarest matched terms; the snippet highlights every matched term.
+   * The entry to show for a hit: the best by bm25 (the latest when even the rarer of its two rarest
+   * matched terms is in more than 1% of conversations, or a common word is among them) holding one of
+   * those two terms; the snippet highlights every matched term. bm25 weighs each term by its
+   * frequency over the whole index, which FTS5 counts anew on every call by walking the term's
+   * doclist: for such words that doubled a hit's cost at 10k conversations, only to choose among
+   * entries that all mention them.
    */
   function bestEntry(id: number, matched: ClauseInfo[], n: number): { seq: number; snippet: string } | null {
     if (!matched.length) return null;
     const rarest = [...matched].sort((a, b) => a.df - b.df).slice(0, 2);
-    const [row] = findInConversation(search, id, rarest.map((i) => i.clause), { mode: 'any', limit: 1, infos: rarest, n }).rows;
+    const latestFirst = rarest[0]!.df * 100 > n;
+    const [row] = findInConversation(search, id, rarest.map((i) => i.clause), { mode: 'any', limit: 1, infos: rarest, n, latestFirst }).rows;
     if (!row) return null;
     const snippet = createTextMatcher(matched.map((i) => i.clause), 'any', search.stem).snippet(row.text, { open: '**', close: '**', tokens: 20 });
     return { seq: row.seq, snippet };
