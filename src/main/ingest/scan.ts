@@ -375,6 +375,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     }
     try {
       const parsed = performance.now() - started;
+      if (!batches.length) return end; // nothing new in these files (a re-scan): no write lock taken
       guard(() => applyQueued(batches));
       if (parsed >= 1) applyPerParse = (applyPerParse + (performance.now() - started - parsed) / parsed) / 2;
       return end;
