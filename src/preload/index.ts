@@ -19,6 +19,7 @@ const METHOD_NAMES: Record<MethodName, true> = {
   'conversations.list': true,
   'conversations.get': true,
   'conversations.entries': true,
+  'conversations.workspaces': true,
   'settings.get': true,
   'settings.set': true,
   activity: true,

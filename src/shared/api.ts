@@ -151,6 +151,9 @@ export const SettingsPatch = Settings.partial();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
 export const ActivityParams = z.object({ limit: z.number().int().min(1).max(1000).optional() });
+/** conversations.workspaces: the workspaces of top-level conversations, most recently active first. */
+export const WorkspacesParams = z.object({ limit: z.number().int().min(1).max(1000).optional() });
+export type WorkspacesParams = z.infer<typeof WorkspacesParams>;
 export type ActivityParams = z.infer<typeof ActivityParams>;
 
 export const AppendParams = z.object({
@@ -286,6 +289,14 @@ export interface EntriesResult {
   hasNewer: boolean;
   boundary: number | null;
 }
+export interface WorkspaceItem {
+  workspace: string;
+  /** Top-level conversations in it. */
+  conversations: number;
+  /** Its latest activity (ms). */
+  updatedAt: number | null;
+}
+
 /** A history_handoff note: the agent's context starts afresh before entry `seq` with this text. */
 export interface HandoffMark {
   seq: number;
@@ -344,6 +355,7 @@ export const METHODS = {
   'conversations.list': ListParams,
   'conversations.get': ConversationParams,
   'conversations.entries': EntriesParams,
+  'conversations.workspaces': WorkspacesParams,
   'settings.get': EmptyParams,
   'settings.set': SettingsPatch,
   activity: ActivityParams,
@@ -363,6 +375,7 @@ export interface MethodResults {
   'conversations.list': ListResult;
   'conversations.get': ConversationDetail;
   'conversations.entries': EntriesResult;
+  'conversations.workspaces': { items: WorkspaceItem[] };
   'settings.get': Settings;
   'settings.set': Settings;
   activity: { items: ActivityItem[] };

@@ -46,6 +46,9 @@ export function fakeApi(total: number, options: { indexing?: boolean } = {}): { 
     status: async () => status,
     'settings.get': async () => settings,
     activity: async () => ({ items: [] }),
+    'conversations.workspaces': async () => ({
+      items: Array.from({ length: Math.min(40, total) }, (_, i) => ({ workspace: `/home/ada/code/project-${i}`, conversations: Math.ceil((total - i) / 40), updatedAt: Date.now() - i * 60_000 })),
+    }),
     'conversations.list': async (p) => {
       const offset = p.offset ?? 0;
       const limit = p.limit ?? 100;

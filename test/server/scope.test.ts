@@ -89,7 +89,7 @@ describe('a token limited to workspace A', () => {
   });
 
   it('may not call the settings, activity or list methods', async () => {
-    for (const m of ['settings.get', 'activity', 'conversations.list'] as const) expect(await code(rpc.call(m, {}))).toBe(-32003);
+    for (const m of ['settings.get', 'activity', 'conversations.list', 'conversations.workspaces'] as const) expect(await code(rpc.call(m, {}))).toBe(-32003);
     const status = await rpc.call('status', {});
     expect(status.errors).toEqual([]);
   });

@@ -5,7 +5,7 @@ import type { Conversation } from '../../shared/types.js';
 import type { Recall } from '../recall/index.js';
 import type { Db } from '../store/db.js';
 import { createActivityLog } from '../store/activity.js';
-import { listConversations } from '../store/list.js';
+import { listConversations, workspaces } from '../store/list.js';
 import type { Reader } from '../store/read.js';
 import type { Writer } from '../store/writer.js';
 import type { SettingsStore } from '../settings.js';
@@ -105,6 +105,7 @@ export function createApi(deps: ApiDeps): Api {
       const last = entries.at(-1)?.seq ?? -1;
       return { conversation, entries, hasOlder: first > 0, hasNewer: last < max, boundary: reader.boundary(conversation.id) };
     },
+    'conversations.workspaces': async (p) => ({ items: workspaces(db, p.limit ?? 200) }),
     'settings.get': async () => settings.get(),
     'settings.set': async (p) => settings.set(p),
     activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),

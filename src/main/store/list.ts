@@ -1,5 +1,6 @@
 // The conversation browser's listing: filters, sort by recency, paging, and the total.
 import type { Conversation, SourceKind } from '../../shared/types.js';
+import type { WorkspaceItem } from '../../shared/api.js';
 import type { Db } from './db.js';
 import { CONVERSATION_COLUMNS, toConversation, type ConversationRow } from './read.js';
 
@@ -57,8 +58,12 @@ export function listConversations(db: Db, filter: ListFilter, offset: number, li
   return { total, items };
 }
 
-export function workspaces(db: Db): { workspace: string; conversations: number }[] {
+/** The workspaces of top-level conversations, most recently active first. */
+export function workspaces(db: Db, limit: number): WorkspaceItem[] {
   return db
-    .prepare('SELECT workspace, count(*) AS conversations FROM conversations WHERE workspace IS NOT NULL GROUP BY workspace ORDER BY max(updated_at) DESC')
-    .all() as { workspace: string; conversations: number }[];
+    .prepare(
+      `SELECT workspace, count(*) AS conversations, max(updated_at) AS updatedAt FROM conversations
+       WHERE workspace IS NOT NULL AND parent_id IS NULL GROUP BY workspace ORDER BY updatedAt DESC, workspace LIMIT ?`,
+    )
+    .all(limit) as WorkspaceItem[];
 }

@@ -1,5 +1,5 @@
-// The workspaces people pick from (filters, compose). The api has no workspace listing, so they are
-// gathered from the most recent conversations; any other path can still be typed in.
+// The workspaces people pick from (filters, compose): those of the index's top-level conversations,
+// most recently active first. Any other path can still be typed in.
 import { create } from 'zustand';
 import { call } from '../lib/transport';
 
@@ -16,10 +16,8 @@ export const useWorkspaces = create<State>((set, get) => ({
     if (get().loaded) return;
     set({ loaded: true });
     try {
-      const res = await call('conversations.list', { limit: 500, subagents: false });
-      const seen = new Map<string, number>();
-      for (const c of res.items) if (c.workspace) seen.set(c.workspace, (seen.get(c.workspace) ?? 0) + 1);
-      set({ workspaces: [...seen.keys()] });
+      const res = await call('conversations.workspaces', { limit: 500 });
+      set({ workspaces: res.items.map((w) => w.workspace) });
     } catch {
       set({ loaded: false });
     }
