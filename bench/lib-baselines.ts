@@ -30,7 +30,7 @@ export interface RgRun {
  * thing to ask ripgrep (an OR with no ranking, so it flatters ripgrep rather than Throughline).
  */
 export function rgFiles(terms: readonly string[], targets: readonly string[]): RgRun {
-  const args = rgArgs(terms, targets);
+  const args = ['-l', '-i', '-F', ...terms.flatMap((t) => ['-e', t]), '--', ...targets];
   const t0 = performance.now();
   const r = spawnSync('rg', args, { maxBuffer: 256 << 20, encoding: 'utf8' });
   const took = performance.now() - t0;
@@ -38,13 +38,10 @@ export function rgFiles(terms: readonly string[], targets: readonly string[]): R
   return { ms: took, files: r.stdout ? r.stdout.split('\n').filter(Boolean).length : 0 };
 }
 
-function rgArgs(terms: readonly string[], targets: readonly string[]): string[] {
-  return ['-l', '-i', '-F', ...terms.flatMap((t) => ['-e', t]), '--', ...targets];
-}
-
-/** rgFiles in a process of its own (bench/rg-runner.mjs): this process does not fork per query. */
+/** rgFiles in a process of its own (bench/rg-runner.ts): this process does not fork per query. */
 export function startRgRunner(): { rgFiles: (terms: readonly string[], targets: readonly string[]) => Promise<RgRun>; close: () => void } {
-  const child = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'rg-runner.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, [path.join(here, '..', 'bin', 'run-ts.mjs'), path.join(here, 'rg-runner.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout! });
   const waiting: ((line: string) => void)[] = [];
   lines.on('line', (line) => waiting.shift()?.(line));
@@ -56,7 +53,7 @@ export function startRgRunner(): { rgFiles: (terms: readonly string[], targets: 
           if (r.error) reject(new Error(r.error));
           else resolve(r);
         });
-        child.stdin!.write(`${JSON.stringify(rgArgs(terms, targets))}\n`);
+        child.stdin!.write(`${JSON.stringify({ terms, targets })}\n`);
       }),
     close: () => child.stdin!.end(),
   };

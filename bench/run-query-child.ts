@@ -1,7 +1,7 @@
 // Child process of the harness: times the agent tools on an index, and the paired search-vs-ripgrep
 // queries, and prints one JSON line. A process of its own, like the daemon that answers agents: the
 // harness holds the corpus's file lists and the baselines' results, and forks children (the indexer,
-// ripgrep), and a query right after a fork of its process ran ~4x slower (bench/rg-runner.mjs).
+// ripgrep), and a query right after a fork of its process ran ~4x slower (bench/rg-runner.ts).
 //   node bin/run-ts.mjs bench/run-query-child.ts --db FILE --corpus DIR --settings FILE --count N --warmup N --mix N --rg-queries N
 import { parseArgs } from 'node:util';
 import { createCore } from '../src/main/api/core.js';
