@@ -205,7 +205,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       if (excluded(workspace)) forgetter.forget(row.id);
       else finishConversation(row.id, more);
     }
-    if (!more) for (const id of s.staleTerms.all()) rebuildTerms(id);
+    if (!more) rebuildStaleTerms();
     // Only a new conversation (a parent children may wait for) or a new parent key can link anything,
     // and only while some conversation is unlinked (a cheap read on a partial index). The UPDATE also
     // writes a foreign-key column: see applyMeta for why that is not done for nothing.
@@ -314,6 +314,11 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     markOffPath(convId);
   }
 
+  /** Every document marked stale (by this run's earlier batches, or a run that stopped between two). */
+  function rebuildStaleTerms(): void {
+    for (const id of s.staleTerms.all()) rebuildTerms(id);
+  }
+
   /** The conversation's one conversation_terms document, from all its indexed text. */
   function rebuildTerms(convId: number, conv = s.convById.get(convId)): void {
     s.termsDelete.run(convId);
@@ -357,9 +362,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     commitBatchBody(file, ops, progress, more);
   };
 
-  const refreshTermsTx = writeTransaction(db, () => {
-    for (const id of s.staleTerms.all()) rebuildTerms(id);
-  });
+  const refreshTermsTx = writeTransaction(db, rebuildStaleTerms);
   /**
    * Rebuilds the conversation_terms documents a run left stale when it stopped between two batches
    * of a file (killed, or the file cut short). A read first: no write lock when there are none.
