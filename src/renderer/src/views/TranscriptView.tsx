@@ -162,18 +162,21 @@ export function TranscriptView({ id, entry }: { id: number; entry?: number }) {
           </button>
         )}
         {entries.length === 0 && detail && <p className="muted center">This conversation has no entries.</p>}
-        {entries.map((e) => (
-          <Fragment key={e.seq}>
-            <Handoffs marks={handoffs.filter((h) => h.seq === e.seq)} />
-            {/* A compaction or handoff marker already shows where the agent's context starts. */}
-            {boundary !== null && e.seq === boundary && boundary > 0 && !MARKER_KINDS.has(e.kind) && !handoffs.some((h) => h.seq === e.seq) && (
-              <div className="boundary" role="separator" aria-label="Context boundary">
-                <span>Context boundary — the agent no longer sees what is above</span>
-              </div>
-            )}
-            <EntryView entry={e} revealed={e.seq === target} />
-          </Fragment>
-        ))}
+        {entries.map((e) => {
+          const marks = handoffs.filter((h) => h.seq === e.seq);
+          return (
+            <Fragment key={e.seq}>
+              <Handoffs marks={marks} />
+              {/* A compaction or handoff marker already shows where the agent's context starts. */}
+              {boundary !== null && e.seq === boundary && boundary > 0 && !MARKER_KINDS.has(e.kind) && marks.length === 0 && (
+                <div className="boundary" role="separator" aria-label="Context boundary">
+                  <span>Context boundary — the agent no longer sees what is above</span>
+                </div>
+              )}
+              <EntryView entry={e} revealed={e.seq === target} />
+            </Fragment>
+          );
+        })}
         {/* A handoff after the last entry so far (the agent has not written its next line yet). */}
         {!hasNewer && entries.length > 0 && <Handoffs marks={handoffs.filter((h) => h.seq > entries.at(-1)!.seq)} />}
         {hasNewer && (
