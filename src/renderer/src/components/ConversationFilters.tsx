@@ -1,10 +1,11 @@
 // Search as you type, and the filters: workspace, agent, date, sub-agents, sort.
 import { useEffect, useRef, useState } from 'react';
 import type { SourceKind } from '../../../shared/types';
-import { formatNumber, SOURCE_LABEL } from '../lib/format';
+import { formatNumber } from '../lib/format';
 import { useConversations, type DateRange } from '../stores/conversations';
 import { useWorkspaces } from '../stores/workspaces';
 import { SearchIcon } from './icons';
+import { AgentOptions } from './AgentOptions';
 
 const SEARCH_DEBOUNCE_MS = 150;
 
@@ -89,11 +90,7 @@ export function ConversationFilters() {
           <span className="visually-hidden">Agent</span>
           <select aria-label="Agent" value={filters.source} onChange={(e) => setFilters({ source: e.target.value as SourceKind | '' })}>
             <option value="">All agents</option>
-            {(Object.keys(SOURCE_LABEL) as SourceKind[]).map((k) => (
-              <option key={k} value={k}>
-                {SOURCE_LABEL[k]}
-              </option>
-            ))}
+            <AgentOptions />
           </select>
         </label>
         <label className="field compact">

@@ -5,6 +5,7 @@ import type { SourceKind } from '../../../shared/types';
 import { CopyButton } from '../components/states';
 import { SOURCE_LABEL } from '../lib/format';
 import { useStatus } from '../stores/status';
+import { AgentOptions } from '../components/AgentOptions';
 
 interface SectionProps {
   settings: Settings;
@@ -60,11 +61,7 @@ export function Sources({ settings, save }: SectionProps) {
         <label className="field compact">
           <span className="visually-hidden">Agent</span>
           <select aria-label="Source agent" value={kind} onChange={(e) => setKind(e.target.value as SourceKind)}>
-            {(Object.keys(SOURCE_LABEL) as SourceKind[]).map((k) => (
-              <option key={k} value={k}>
-                {SOURCE_LABEL[k]}
-              </option>
-            ))}
+            <AgentOptions />
           </select>
         </label>
         <label className="field compact grow">
