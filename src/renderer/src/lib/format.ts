@@ -17,10 +17,6 @@ export function formatNumber(n: number): string {
   return numberFmt.format(n);
 }
 
-export function formatDate(ms: number | null | undefined): string {
-  return ms ? dateFmt.format(ms) : '—';
-}
-
 export function formatDateTime(ms: number | null | undefined): string {
   return ms ? dateTimeFmt.format(ms) : '—';
 }

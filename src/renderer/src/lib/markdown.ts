@@ -74,10 +74,3 @@ export function renderMarkdown(text: string): DocumentFragment {
   placeholders(fragment);
   return fragment;
 }
-
-/** Only in tests and diagnostics: the sanitized HTML as a string. */
-export function renderMarkdownToString(text: string): string {
-  const div = document.createElement('div');
-  div.append(renderMarkdown(text));
-  return div.innerHTML;
-}
