@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MethodName } from '../../src/shared/api.js';
 import { createCore, type Core } from '../../src/main/api/core.js';
 import { startSocketServer, type SocketServer } from '../../src/main/server/socket.js';
 import { createActivityLog } from '../../src/main/store/activity.js';
@@ -111,8 +112,8 @@ function checkAnswer(value: unknown): number[] {
   });
 }
 
-/** Valid params per method: the fuzzer damages one field at a time from here. */
-function validParams(a: number): Record<string, unknown[]> {
+/** Valid params per method (every one: a missing method is a type error); the fuzzer damages one field at a time from here. */
+function validParams(a: number): Record<MethodName | 'auth', unknown[]> {
   return {
     suggest: [{ text: 'plan the migration schema', workspace: WS_A, scope: 'workspace', sensitivity: 'balanced', strategy: 'default', conversation: 'conv-beta', listed: [a], includeSubagents: false, now: '2026-01-01' }],
     recall_conversations: [{ query: 'migration schema', since: '2020-01-01', workspace: 'all', limit: 5, includeSubagents: true, now: '2026-01-01' }],
@@ -132,12 +133,13 @@ function validParams(a: number): Record<string, unknown[]> {
     'conversations.entries': [{ conversation_id: a, from: 0, limit: 5 }, { conversation_id: 'conv-alpha', around: 1 }, { conversation_id: a, before: 2 }],
     'settings.get': [{}],
     'settings.set': [{ sensitivity: 'focused', scope: 'everywhere', pins: { maxHits: 3, tokenBudget: 300 } }],
+    'conversations.workspaces': [{ limit: 10 }],
     activity: [{ limit: 10 }],
     auth: [{ client: 'fuzzer' }],
   };
 }
 
-const METHODS = Object.keys(validParams(1));
+const METHODS = Object.keys(validParams(1)) as (MethodName | 'auth')[];
 
 describe('socket protocol fuzzing', () => {
   let conn: Conn;
