@@ -1,4 +1,4 @@
-// CI smoke run of the benchmark: a tiny corpus through the whole harness in --quick mode. Timings
+// CI smoke run of the benchmark: the smallest size (1k conversations) through the whole harness in --quick mode. Timings
 // are not asserted (CI machines vary); that the table prints and every figure is a number is.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,33 +17,33 @@ interface Lat {
 describe('npm run bench (smoke)', () => {
   const tmp = useTmp('tl-bench-');
 
-  it('generates a small corpus in the three agents’ layouts and prints the table with numbers', () => {
+  it('generates the 1k corpus in the three agents’ layouts and prints the table with numbers', () => {
     const dir = tmp();
     const json = path.join(dir, 'figures.json');
     const r = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'bin/run-ts.mjs'), path.join(ROOT, 'bench/run.ts'), '--sizes', '150', '--quick', '--corpus-root', dir, '--json', json],
+      [path.join(ROOT, 'bin/run-ts.mjs'), path.join(ROOT, 'bench/run.ts'), '--sizes', '1000', '--quick', '--corpus-root', dir, '--json', json],
       { cwd: ROOT, encoding: 'utf8', timeout: 110_000 },
     );
     expect(r.status, r.stderr).toBe(0);
 
     // The corpus: each agent's folder layout, and a manifest of probes.
-    const corpus = path.join(dir, '150');
+    const corpus = path.join(dir, '1000');
     expect(fs.readdirSync(path.join(corpus, '.pi/agent/sessions')).every((d) => /^--.+--$/.test(d))).toBe(true);
     expect(fs.readdirSync(path.join(corpus, '.claude/projects')).length).toBeGreaterThan(0);
     expect(fs.readdirSync(path.join(corpus, '.codex/sessions'))[0]).toMatch(/^\d{4}$/);
     const manifest = JSON.parse(fs.readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { conversations: number; probes: unknown[] };
-    expect(manifest.conversations).toBe(150);
+    expect(manifest.conversations).toBe(1000);
     expect(manifest.probes.length).toBeGreaterThan(0);
 
     // The table.
     expect(r.stdout).toMatch(/\| size \| measure \| Throughline \| baseline/);
     for (const measure of ['cold index', 'peak RSS, indexing', 'index size', 're-scan, unchanged', 'append → searchable', 'suggest p50/p95/p99',
       'recall_conversations p50/p95/p99', 'read_conversation p50/p95/p99', 'history_search p50/p95/p99', 'daemon start → first answer']) {
-      expect(r.stdout).toContain(`| 150 | ${measure}`);
+      expect(r.stdout).toContain(`| 1,000 | ${measure}`);
     }
     // ripgrep is installed by .ci/run: the search ratio is measured query by query against it.
-    if (spawnSync('rg', ['--version']).status === 0) expect(r.stdout).toMatch(/\| 150 \| search vs ripgrep \(paired, \d+ queries\) \| [\d.]+ ms \| rg [\d.]+ ms \| [\d.]+×/);
+    if (spawnSync('rg', ['--version']).status === 0) expect(r.stdout).toMatch(/\| 1,000 \| search vs ripgrep \(paired, \d+ queries\) \| [\d.]+ ms \| rg [\d.]+ ms \| [\d.]+×/);
     expect(r.stdout).toMatch(/targets: \d+ hold, \d+ missed/);
 
     // The figures behind it are numbers.
@@ -62,7 +62,7 @@ describe('npm run bench (smoke)', () => {
     const finite = (v: number) => expect(Number.isFinite(v), String(v)).toBe(true);
     finite(f.cold.ms);
     finite(f.cold.maxRssMB);
-    expect(f.cold.conversations).toBe(150);
+    expect(f.cold.conversations).toBe(1000);
     expect(f.cold.bytes).toBe(f.rawBytes);
     expect(f.rescan.parsedFiles).toBe(0);
     expect(f.indexBytes).toBeGreaterThan(0);
