@@ -31,6 +31,12 @@ Stops cleanly on SIGINT/SIGTERM. Refuses to start while another server holds the
       port: { type: 'string' },
     });
     const port = intFlag(values.port, 'port', 0, 65535);
+    if (values.ui) {
+      const { ensureUiBuilt } = await import('./ui-build.js');
+      const { defaultRendererDir } = await import('../server/http.js');
+      const problem = await ensureUiBuilt(defaultRendererDir(), (line) => io.err(`${line}\n`));
+      if (problem) io.err(`throughline serve: ${problem}\n`);
+    }
     const { startDaemon } = await import('../server/daemon.js');
     const daemon = await startDaemon({
       dbPath: dbPathFrom(values, io.env),
