@@ -23,6 +23,9 @@ const METHOD_NAMES: Record<MethodName, true> = {
   'settings.get': true,
   'settings.set': true,
   activity: true,
+  'integrations.list': true,
+  'integrations.install': true,
+  'integrations.uninstall': true,
 };
 
 /** What the main process answers (src/main/app/ipc.ts): errors as values, so their message survives the bridge. */
@@ -31,7 +34,9 @@ type Reply = { ok: true; result: unknown } | { ok: false; error: { code: number;
 async function invoke(method: MethodName, params: unknown): Promise<unknown> {
   const reply = (await ipcRenderer.invoke('api', method, params ?? {})) as Reply;
   if (reply.ok) return reply.result;
-  throw new Error(reply.error.message);
+  // Only an Error's message crosses the context bridge: the code rides in front of it ("-32004|…"),
+  // and the renderer's transport takes it off again, so "not found" stays distinguishable.
+  throw new Error(`${reply.error.code}|${reply.error.message}`);
 }
 
 const api = Object.fromEntries(

@@ -178,6 +178,10 @@ export type AppendParams = z.infer<typeof AppendParams>;
 
 export const EmptyParams = z.object({}).strict();
 
+/** integrations.install / .uninstall: the CLI's name for the integration (`throughline install ID`). */
+export const IntegrationParams = z.object({ id: text(40).min(1) });
+export type IntegrationParams = z.infer<typeof IntegrationParams>;
+
 // ---- results ----
 
 export interface Signal {
@@ -336,6 +340,26 @@ export interface ActivityItem {
   bytes: number;
 }
 
+/** One agent integration (Settings → Extensions): what `throughline install ID` adds and whether it is there. */
+export interface IntegrationInfo {
+  id: string;
+  agent: string;
+  adds: string;
+  /** unreadable: a config file it must read is not valid; `problem` says which and why. */
+  state: 'installed' | 'partial' | 'absent' | 'unreadable';
+  files: string[];
+  problem?: string;
+}
+
+/** What install/uninstall did (as `throughline install --json` prints it), and the state after. */
+export interface IntegrationChange {
+  integration: IntegrationInfo;
+  changed: string[];
+  unchanged: string[];
+  backups: string[];
+  notes: string[];
+}
+
 export interface AppendResult {
   conversation: number;
   entries: number;
@@ -359,6 +383,9 @@ export const METHODS = {
   'settings.get': EmptyParams,
   'settings.set': SettingsPatch,
   activity: ActivityParams,
+  'integrations.list': EmptyParams,
+  'integrations.install': IntegrationParams,
+  'integrations.uninstall': IntegrationParams,
 } as const;
 export type MethodName = keyof typeof METHODS;
 
@@ -379,6 +406,9 @@ export interface MethodResults {
   'settings.get': Settings;
   'settings.set': Settings;
   activity: { items: ActivityItem[] };
+  'integrations.list': { items: IntegrationInfo[] };
+  'integrations.install': IntegrationChange;
+  'integrations.uninstall': IntegrationChange;
 }
 
 export type MethodParams<M extends MethodName> = z.infer<(typeof METHODS)[M]>;

@@ -26,6 +26,8 @@ export interface PageLog {
 
 export interface App {
   dir: string;
+  /** The agents' home for this app (HOME of the core): Settings → Extensions installs under it. */
+  home: string;
   core: Core;
   daemon: Daemon;
   url: string;
@@ -34,7 +36,7 @@ export interface App {
   /** Closes the pages opened so far. */
   closePages(): Promise<void>;
   /** A fresh page (own context: own cookie) with its log; the previous one is closed. */
-  open(options?: { colorScheme?: 'light' | 'dark'; hash?: string }): Promise<{ page: Page; log: PageLog; context: BrowserContext }>;
+  open(options?: { colorScheme?: 'light' | 'dark'; hash?: string; width?: number }): Promise<{ page: Page; log: PageLog; context: BrowserContext }>;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,11 @@ export async function startApp(): Promise<App> {
   const rendererDir = inject('rendererDir');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-e2e-'));
   const sources = buildCorpus(REPO, path.join(dir, 'sources'));
-  const core = createCore({ dbPath: path.join(dir, 'index.sqlite'), settingsPath: path.join(dir, 'config', 'settings.json'), sources });
+  const home = path.join(dir, 'home');
+  fs.mkdirSync(home);
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'PI_CODING_AGENT_DIR', 'THROUGHLINE_COMMAND']) delete env[k];
+  const core = createCore({ dbPath: path.join(dir, 'index.sqlite'), settingsPath: path.join(dir, 'config', 'settings.json'), sources, env });
   await core.scan();
   const daemon = await startDaemon({ core, socketPath: path.join(dir, 'agent.sock'), log: false, watch: false, http: { rendererDir } });
   const browser = await launchChromium();
@@ -60,6 +66,7 @@ export async function startApp(): Promise<App> {
 
   return {
     dir,
+    home,
     core,
     daemon,
     url: daemon.httpUrl!,
@@ -83,6 +90,7 @@ export async function startApp(): Promise<App> {
         page.on('request', (r) => log.requests.push(r.url()));
       }
       await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light' });
+      await page.setViewportSize({ width: options.width ?? 1360, height: 860 });
       log = { dialogs: [], errors: [], console: [], requests: [] };
       // about:blank first, so even a URL differing only in its hash loads the app afresh.
       await page.goto('about:blank');
@@ -106,4 +114,24 @@ export async function startApp(): Promise<App> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+export const WIDTHS = [800, 1024, 1440] as const;
+export const SCHEMES = ['light', 'dark'] as const;
+
+/**
+ * `name-WIDTH-SCHEME.png` at every width and colour scheme, the page left at the last (1440, dark)
+ * unless `after` restores something. `check` runs at each, so a layout rule is asserted where it is seen.
+ */
+export async function screenshots(page: Page, name: string, check?: (width: number, scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 860 });
+      // Two frames: resize observers (the virtual lists) settle before the picture.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await check?.(width, scheme);
+      await screenshot(page, `${name}-${width}-${scheme}`);
+    }
+  }
 }

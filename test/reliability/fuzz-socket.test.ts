@@ -135,6 +135,10 @@ function validParams(a: number): Record<MethodName | 'auth', unknown[]> {
     'settings.set': [{ sensitivity: 'focused', scope: 'everywhere', pins: { maxHits: 3, tokenBudget: 300 } }],
     'conversations.workspaces': [{ limit: 10 }],
     activity: [{ limit: 10 }],
+    'integrations.list': [{}],
+    // Refused on the socket whatever the params (people only); never installed into this machine.
+    'integrations.install': [{ id: 'pi' }],
+    'integrations.uninstall': [{ id: 'pi' }],
     auth: [{ client: 'fuzzer' }],
   };
 }

@@ -108,7 +108,7 @@ export function createCore(options: CoreOptions): Core {
     };
   }
 
-  const api = createApi({ db, reader, writer, recall, settings, status });
+  const api = createApi({ db, reader, writer, recall, settings, status, env });
 
   return {
     api,

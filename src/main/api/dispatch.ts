@@ -4,6 +4,7 @@ import { METHODS, type Api, type MethodName } from '../../shared/api.js';
 import { StoreError } from '../store/db.js';
 import { NotFoundError } from './methods.js';
 import { RecallError } from '../recall/errors.js';
+import { InstallError } from '../integrations/files.js';
 
 /** JSON-RPC 2.0 error codes, used by every transport. */
 export const RPC = {
@@ -16,6 +17,8 @@ export const RPC = {
   FORBIDDEN: -32003,
   TIMEOUT: -32001,
   TOO_LARGE: -32005,
+  /** The change was refused as things stand (e.g. an agent's config file Throughline cannot read). */
+  CONFLICT: -32006,
 } as const;
 
 export class ApiError extends Error {
@@ -53,6 +56,7 @@ export async function dispatch(api: Api, method: string, params: unknown): Promi
     if (err instanceof ApiError) throw err;
     if (err instanceof NotFoundError) throw new ApiError(RPC.NOT_FOUND, err.message);
     if (err instanceof RecallError) throw new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
+    if (err instanceof InstallError) throw new ApiError(RPC.CONFLICT, err.message, { kind: err.kind });
     if (err instanceof StoreError) throw new ApiError(RPC.INTERNAL, err.message, { kind: err.kind });
     throw new ApiError(RPC.INTERNAL, `Internal error in ${method}: ${(err as Error).message}`);
   }

@@ -10,6 +10,7 @@ import type { Reader } from '../store/read.js';
 import type { Writer } from '../store/writer.js';
 import type { SettingsStore } from '../settings.js';
 import { appendEntries } from './append.js';
+import { integrationMethods } from './integrations.js';
 
 export interface ApiDeps {
   db: Db;
@@ -18,6 +19,8 @@ export interface ApiDeps {
   recall: Recall;
   settings: SettingsStore;
   status: () => IndexStatus;
+  /** The environment the integrations are installed into (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, …). */
+  env: NodeJS.ProcessEnv;
 }
 
 export class NotFoundError extends Error {
@@ -109,5 +112,6 @@ export function createApi(deps: ApiDeps): Api {
     'settings.get': async () => settings.get(),
     'settings.set': async (p) => settings.set(p),
     activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),
+    ...integrationMethods(deps.env),
   };
 }

@@ -3,8 +3,6 @@
 import path from 'node:path';
 import { dbPathFrom, intFlag, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
 
-const AGENTS = ['claude', 'codex', 'pi'] as const;
-type Agent = (typeof AGENTS)[number];
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -137,23 +135,12 @@ function readStdin(max: number): Promise<string> {
   });
 }
 
-function agentArg(positionals: string[], verb: string): Agent {
-  const agent = positionals[0] as Agent | undefined;
-  if (!agent || !AGENTS.includes(agent)) throw new UsageError(`${verb} takes one of ${AGENTS.join(', ')}`);
-  return agent;
-}
-
-async function installer(agent: Agent) {
-  if (agent === 'claude') {
-    const m = await import('../integrations/claude-install.js');
-    return { install: m.installClaude, uninstall: m.uninstallClaude };
-  }
-  if (agent === 'codex') {
-    const m = await import('../integrations/codex-install.js');
-    return { install: m.installCodex, uninstall: m.uninstallCodex };
-  }
-  const m = await import('../integrations/pi-install.js');
-  return { install: m.installPi, uninstall: m.uninstallPi };
+async function agentArg(positionals: string[], verb: string) {
+  // The installers, from the one list Settings → Extensions shows too.
+  const { findIntegration, INTEGRATIONS } = await import('../integrations/registry.js');
+  const found = positionals[0] ? findIntegration(positionals[0]) : undefined;
+  if (!found) throw new UsageError(`${verb} takes one of ${INTEGRATIONS.map((i) => i.id).join(', ')}`);
+  return found;
 }
 
 function installCommand(verb: 'install' | 'uninstall'): Command {
@@ -175,8 +162,9 @@ $THROUGHLINE_COMMAND overrides how agents start Throughline (default: this node 
 `,
     async run(args: string[], io: CliIO): Promise<number> {
       const { values, positionals } = parseFlags(args, {});
-      const agent = agentArg(positionals, verb);
-      const report = (await installer(agent))[verb]({ env: io.env });
+      const integration = await agentArg(positionals, verb);
+      const agent = integration.id;
+      const report = integration[verb](io.env);
       if (values.json) {
         printJson(io, report);
         return 0;

@@ -6,7 +6,7 @@
 // Idempotent (a second install changes nothing), every change after a timestamped backup, and
 // uninstall removes exactly these entries, recognised by the command they run.
 import path from 'node:path';
-import { emptyReport, home, readJsonObject, readText, shellQuote, throughlineCommand, updateFile, type InstallReport, type JsonObject } from './files.js';
+import { emptyReport, home, readJsonObject, readText, shellQuote, stateOf, throughlineCommand, updateFile, type InstallReport, type InstallState, type JsonObject } from './files.js';
 
 export interface ClaudePaths {
   settings: string;
@@ -146,6 +146,25 @@ export function uninstallClaude(options: ClaudeInstallOptions = {}): InstallRepo
     }
   }
   return report;
+}
+
+/** Whether our hook is in `event`'s groups (for SessionStart, under the "compact" matcher). */
+function hasOurHook(settings: JsonObject, event: string, matcher?: string): boolean {
+  const groups = (settings.hooks as Record<string, unknown> | undefined)?.[event];
+  if (!Array.isArray(groups)) return false;
+  return (groups as HookGroup[]).some(
+    (g) => (matcher === undefined || g?.matcher === matcher) && Array.isArray(g?.hooks) && g.hooks.some((h) => typeof h?.command === 'string' && OUR_HOOK.test(h.command)),
+  );
+}
+
+/** Both hooks and the MCP server: installed; some of them: partial. Throws InstallError on a file it cannot read. */
+export function claudeState(env: NodeJS.ProcessEnv = process.env): InstallState {
+  const paths = claudePaths(env);
+  const settings = readJsonObject(paths.settings) ?? {};
+  const global = readJsonObject(paths.globalConfig) ?? {};
+  const servers = global.mcpServers as JsonObject | undefined;
+  const found = [...HOOK_EVENTS.map((h) => hasOurHook(settings, h.event, h.matcher)), isOurServer(servers?.throughline)];
+  return stateOf(found, [paths.settings, paths.globalConfig]);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

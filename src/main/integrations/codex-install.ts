@@ -4,7 +4,7 @@
 // file before and after, and a result that does not parse to the intended value is never written.
 import path from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { emptyReport, home, InstallError, readText, throughlineCommand, updateFile, type InstallReport } from './files.js';
+import { emptyReport, home, InstallError, readText, stateOf, throughlineCommand, updateFile, type InstallReport, type InstallState } from './files.js';
 
 export function codexConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml');
@@ -91,4 +91,12 @@ export function uninstallCodex(options: CodexInstallOptions = {}): InstallReport
   }
   updateFile(file, before, next, report);
   return report;
+}
+
+/** Installed when config.toml has an mcp_servers.throughline that runs `… mcp` through Throughline. */
+export function codexState(env: NodeJS.ProcessEnv = process.env): InstallState {
+  const file = codexConfigPath(env);
+  const entry = ourEntry(parseToml(readText(file) ?? '', file)) as { command?: unknown; args?: unknown } | undefined;
+  const words = entry ? [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].filter((w): w is string => typeof w === 'string') : [];
+  return stateOf([words.some((w) => /throughline/.test(w)) && words.includes('mcp')], [file]);
 }

@@ -25,6 +25,17 @@ export interface InstallReport {
 
 export const emptyReport = (): InstallReport => ({ changed: [], unchanged: [], backups: [], notes: [] });
 
+/** Whether what `install` adds is there now: all of it, some of it, or none; and the files it lives in. */
+export interface InstallState {
+  state: 'installed' | 'partial' | 'absent';
+  files: string[];
+}
+
+export function stateOf(found: boolean[], files: string[]): InstallState {
+  const n = found.filter(Boolean).length;
+  return { state: n === 0 ? 'absent' : n === found.length ? 'installed' : 'partial', files };
+}
+
 export function home(env: NodeJS.ProcessEnv): string {
   return env.HOME || os.homedir();
 }

@@ -2,7 +2,7 @@
 // auto-discovers extensions, $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/).
 import fs from 'node:fs';
 import path from 'node:path';
-import { backupFile, emptyReport, home, packageRoot, readText, updateFile, type InstallReport } from './files.js';
+import { backupFile, emptyReport, home, packageRoot, readText, stateOf, updateFile, type InstallReport, type InstallState } from './files.js';
 
 export function piExtensionSource(): string {
   return path.join(packageRoot(), 'resources', 'pi-extension', 'throughline.ts');
@@ -48,4 +48,11 @@ export function uninstallPi(options: { env?: NodeJS.ProcessEnv } = {}): InstallR
   fs.rmSync(target);
   report.changed.push(target);
   return report;
+}
+
+/** Installed when the extension file is there and is ours (an older copy counts: install updates it). */
+export function piState(env: NodeJS.ProcessEnv = process.env): InstallState {
+  const target = piExtensionTarget(env);
+  const text = readText(target);
+  return stateOf([text !== undefined && isOurs(text)], [target]);
 }

@@ -33,6 +33,12 @@ const LIMITED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
   'ingest.append',
 ]);
 
+/**
+ * Never over the agent transports, whoever asks: they rewrite other programs' configuration, so only
+ * a person may run them, from the window (Settings → Extensions) or the CLI (`throughline install`).
+ */
+const PEOPLE_ONLY: ReadonlySet<MethodName> = new Set<MethodName>(['integrations.install', 'integrations.uninstall']);
+
 function sameSecret(a: string, b: string): boolean {
   const x = crypto.createHash('sha256').update(a).digest();
   const y = crypto.createHash('sha256').update(b).digest();
@@ -98,6 +104,7 @@ export async function guardedCall(api: Api, principal: Principal, method: string
   const limited = principal.workspaces;
   let named: { id: number; workspace: string | null } | null = null;
 
+  if (PEOPLE_ONLY.has(name)) throw forbidden(`${name} changes an agent's configuration; run it from Throughline's window (Settings → Extensions) or with \`throughline install\`.`);
   if (limited) {
     if (!LIMITED_METHODS.has(name)) throw forbidden(`Token "${principal.token}" may not call ${name}; it is limited to the agent methods.`);
     if (name === 'suggest') {

@@ -49,6 +49,7 @@ const HTTP_STATUS: Record<number, number> = {
   [RPC.NOT_FOUND]: 404,
   [RPC.FORBIDDEN]: 403,
   [RPC.TOO_LARGE]: 413,
+  [RPC.CONFLICT]: 409,
   [RPC.TIMEOUT]: 504,
   [RPC.INTERNAL]: 500,
 };

@@ -46,11 +46,16 @@ export async function call<M extends MethodName>(method: M, params: MethodParams
     return await fn(params);
   } catch (err) {
     if (err instanceof CallError) throw err;
-    // Errors crossing the context bridge arrive as plain Errors: keep their message, drop Electron's prefix.
+    // Errors crossing the context bridge arrive as plain Errors: drop Electron's prefix, and take the
+    // JSON-RPC code off the front of the message, where the preload put it.
     const message = (err as Error).message.replace(/^Error invoking remote method '[^']+': (\w*Error: )?/, '');
-    throw new CallError(message);
+    const coded = /^(-?\d+)\|([\s\S]*)$/.exec(message);
+    throw coded ? new CallError(coded[2]!, Number(coded[1])) : new CallError(message);
   }
 }
+
+/** The api's "no such conversation" (RPC.NOT_FOUND in src/main/api/dispatch.ts). */
+export const NOT_FOUND = -32004;
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Pins, Scope, Sensitivity } from '../../../shared/api';
 import { ErrorState, Loading } from '../components/states';
 import { useSettings } from '../stores/settings';
+import { Integrations } from './SettingsIntegrations';
 import { AgentAccess, Exclusions, Sources } from './SettingsSections';
 
 const SENSITIVITIES: { value: Sensitivity; label: string; hint: string }[] = [
@@ -125,6 +126,8 @@ export function SettingsView() {
           </div>
         </details>
       </section>
+
+      <Integrations />
 
       <h2 className="section-label">Agents</h2>
       <AgentAccess settings={settings} save={save} />

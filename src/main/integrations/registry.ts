@@ -1,0 +1,51 @@
+// Every agent integration `throughline install` knows, in one list. The CLI (install/uninstall) and
+// Settings → Extensions in the window both read it, so an installer added here shows up in both and
+// both run the same code.
+import { claudeState, installClaude, uninstallClaude } from './claude-install.js';
+import { codexState, installCodex, uninstallCodex } from './codex-install.js';
+import type { InstallReport, InstallState } from './files.js';
+import { installPi, piState, uninstallPi } from './pi-install.js';
+
+export interface Integration {
+  /** The CLI's name for it: `throughline install <id>`. */
+  id: string;
+  /** The agent, as people call it. */
+  agent: string;
+  /** What install adds, in a few plain words. */
+  adds: string;
+  install(env: NodeJS.ProcessEnv): InstallReport;
+  uninstall(env: NodeJS.ProcessEnv): InstallReport;
+  /** What is installed now. Throws InstallError when a file it must read is unreadable. */
+  state(env: NodeJS.ProcessEnv): InstallState;
+}
+
+export const INTEGRATIONS: readonly Integration[] = [
+  {
+    id: 'claude',
+    agent: 'Claude Code',
+    adds: 'a hook that offers earlier conversations on a session’s first prompt, and the MCP server with the history tools',
+    install: (env) => installClaude({ env }),
+    uninstall: (env) => uninstallClaude({ env }),
+    state: (env) => claudeState(env),
+  },
+  {
+    id: 'codex',
+    agent: 'Codex',
+    adds: 'the MCP server with the recall and history tools',
+    install: (env) => installCodex({ env }),
+    uninstall: (env) => uninstallCodex({ env }),
+    state: (env) => codexState(env),
+  },
+  {
+    id: 'pi',
+    agent: 'pi',
+    adds: 'an extension that offers earlier conversations and adds the history tools',
+    install: (env) => installPi({ env }),
+    uninstall: (env) => uninstallPi({ env }),
+    state: (env) => piState(env),
+  },
+];
+
+export function findIntegration(id: string): Integration | undefined {
+  return INTEGRATIONS.find((i) => i.id === id);
+}
