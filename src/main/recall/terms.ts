@@ -2,14 +2,15 @@
 //
 // Tokens mirror FTS5's unicode61 (schema.ts TOKENIZE): a token is a run of letters, numbers, combining
 // marks and private-use characters; everything else separates. (One known difference: SQLite's tables
-// are Unicode 6.1, so it keeps symbols assigned later, like 🙂, inside a token; here they separate.) Tokens are lowercased and Latin
-// diacritics removed (remove_diacritics 2). Stemming is left to FTS5 itself (porter): every token we
+// are Unicode 6.1, so it keeps symbols assigned later, like 🙂, inside a token; here they separate.) Tokens are lowercased and
+// diacritics removed character by character as remove_diacritics 2 does (fold-table.ts). Stemming is left to FTS5 itself (porter): every token we
 // emit is matched through the same tokenizer the index used, and df lookups stem through SQLite too
 // (store/search.ts createStemmer), so there is no second, subtly different stemmer to drift.
 //
 // MATCH strings are never built from raw user or model text. Every token is emitted as an FTS5 string
 // ("…", with " doubled), so FTS5 syntax in the input — quotes, *, :, ^, (, ), +, -, NEAR, AND, OR, NOT —
 // is matched as literal words or dropped as separators, never interpreted.
+import { FOLD } from './fold-table.js';
 import { STOP_WORDS } from './stopwords.js';
 
 /** One required unit of a query: a term, a phrase (several tokens in order) or a prefix. */
@@ -25,16 +26,20 @@ export interface Clause {
 }
 
 const TOKEN_RUN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-const LATIN_MARKS = /[\u0300-\u036f]/g;
 // A trailing English contraction or possessive ("type's", "didn't"): unicode61 would split it off as a
 // one-letter token that only adds noise to a query.
 const CONTRACTION = /(?<=\p{L})['’](s|t|re|ve|ll|d|m)$/iu;
 
-/** Lowercase and strip Latin diacritics, as unicode61 with remove_diacritics 2 does. */
+/**
+ * Lowercase and strip diacritics character by character exactly as unicode61 with remove_diacritics 2
+ * does (fold-table.ts is asked of SQLite): é → e, while й, ё, ά or ø stay, as they do in the index.
+ */
 export function normalizeToken(token: string): string {
-  // Most tokens are ASCII: skip the Unicode normalization passes (the hot path of in-memory matching).
+  // Most tokens are ASCII: skip the table (the hot path of in-memory matching).
   if (/^[\x00-\x7f]*$/.test(token)) return token.toLowerCase();
-  return token.normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC').toLowerCase();
+  let out = '';
+  for (const ch of token) out += FOLD.get(ch) ?? ch.toLowerCase();
+  return out;
 }
 
 /** Splits text into normalized tokens exactly where unicode61 would. */

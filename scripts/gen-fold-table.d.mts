@@ -1,0 +1,3 @@
+// Types for scripts/gen-fold-table.mjs, for the test that checks the table against SQLite.
+export declare function tokenChars(): string[];
+export declare function sqliteFolds(chars: string[]): (string | null)[];
