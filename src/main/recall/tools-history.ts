@@ -17,12 +17,11 @@ import type { Reader } from '../store/read.js';
 import type { Search } from '../store/search.js';
 import { findInConversation, SCAN_MAX } from './find-entries.js';
 import { createTextMatcher } from './match-text.js';
-import { cutBytes, cutChars, entryLine, isVisible, renderEntry, utf8Bytes, visibleNeighbours, wrapHistory } from './render.js';
+import { fitHistory } from './history-budget.js';
+import { cutChars, isVisible, renderEntry, visibleNeighbours, wrapHistory } from './render.js';
 import { parseQuery } from './terms.js';
 import { RecallError } from './errors.js';
 
-/** At most this much text per history_read call (about 12k tokens). */
-export const HISTORY_BUDGET_BYTES = 50 * 1024;
 export const SNIPPET_MAX = 300;
 const RANGE_DEFAULT = 20;
 
@@ -73,27 +72,6 @@ export function createHistoryTools(db: Db, reader: Reader, search: Search) {
   /** Visible entries (not tool results, not our own history_* calls, on the active path). */
   const visible = (entries: Entry[]) => entries.filter(isVisible);
 
-  /** Entries in order, cut to the byte budget. */
-  function budgeted(entries: Entry[]): { out: HistoryEntry[]; truncated: boolean; stoppedAt: number | null } {
-    const out: HistoryEntry[] = [];
-    let used = 0;
-    for (const e of entries) {
-      const h = renderEntry(e);
-      const cost = utf8Bytes(entryLine(h)) + 1;
-      if (used + cost > HISTORY_BUDGET_BYTES) {
-        if (out.length === 0) {
-          // A single entry bigger than the budget is cut rather than dropped.
-          out.push({ ...h, text: cutBytes(h.text, HISTORY_BUDGET_BYTES - 200) });
-          return { out, truncated: true, stoppedAt: null };
-        }
-        return { out, truncated: true, stoppedAt: e.seq };
-      }
-      used += cost;
-      out.push(h);
-    }
-    return { out, truncated: false, stoppedAt: null };
-  }
-
   function historyRead(p: HistoryReadParams): HistoryReadResult {
     const conv = own(p.conversation);
     let entries: Entry[];
@@ -142,11 +120,26 @@ export function createHistoryTools(db: Db, reader: Reader, search: Search) {
       entries = entries.slice(-count);
       header = `history_read tail: ${entries.length} entries before #${boundary}`;
     }
-    const { out, truncated, stoppedAt } = budgeted(entries);
-    if (truncated && stoppedAt !== null && p.mode === 'range') next = cursorOf(conv.id, stoppedAt);
-    const lines = [header + (truncated ? ' (truncated at 50 KB)' : ''), ...out.map(entryLine)];
-    if (next) lines.push(`More: call history_read range with cursor "${next}".`);
-    return { entries: out, ...(next ? { next } : {}), truncated, text: wrapHistory(conv.id, lines.join('\n')) };
+    // Tail keeps the entries nearest the boundary (what just left the context) and gives up the oldest;
+    // items and range keep the first ones, and range pages on from the first one cut.
+    const keep = p.mode === 'tail' ? 'newest' : 'oldest';
+    const fit = fitHistory(conv.id, entries.map(renderEntry), keep, (cut, shortened) => {
+      if (cut) {
+        const span = cut.first === cut.last ? `#${cut.first}` : `#${cut.first}–#${cut.last}`;
+        const which = keep === 'newest' ? `the oldest ${cut.count}` : `the last ${cut.count}`;
+        const cursor = cursorOf(conv.id, cut.first);
+        const foot =
+          p.mode === 'items'
+            ? `Cut: ${span}; read them with history_read items.`
+            : keep === 'newest'
+              ? `Cut: ${span}; read them with history_read range, cursor "${cursor}", to ${cut.last}.`
+              : `More: call history_read range with cursor "${cursor}".`;
+        return { head: `${header} (${which} cut to stay within 50 KB: ${span})`, foot };
+      }
+      return { head: header + (shortened ? ' (an entry over 50 KB cut short)' : ''), foot: next ? `More: call history_read range with cursor "${next}".` : null };
+    });
+    if (fit.cut && p.mode !== 'items') next = cursorOf(conv.id, fit.cut.first);
+    return { entries: fit.entries, ...(next ? { next } : {}), truncated: fit.cut !== null || fit.shortened, text: fit.text };
   }
 
   function historyHandoff(p: HistoryHandoffParams): HistoryHandoffResult {
