@@ -6,6 +6,7 @@
  *   is about (Throughline's pointer block): a menu, not an answer.
  * - Registers the recall tools (recall_conversations, read_conversation, conversation_inspect) and the
  *   history tools (history_search, history_read, history_handoff), which are bound to this session.
+ * - history_handoff starts a fresh context with the handoff text (no `/new` needed): see below.
  *
  * Everything goes through the Throughline socket (`throughline serve`, or the Throughline app). When
  * nothing listens there, the block is skipped silently and the tools say how to start it.
@@ -204,16 +205,50 @@ export default function throughline(pi: ExtensionAPI): void {
     },
   });
 
+  // history_handoff really starts afresh (p2-history-tools-spec.md: "ends the round, starts a new
+  // generation with `text` as its first user message"). The tool ends the round (terminate), queues the
+  // handoff as a message of its own, and from then on the `context` hook hands the model only what
+  // follows the latest handoff: nothing before it is retained. The message is stored in the session file
+  // (a custom_message entry), so the cut survives a restart of pi, and Throughline indexes it as the
+  // conversation's reset boundary: history_search/history_read reach everything before it.
+  pi.on('context', (event) => {
+    const at = lastHandoff(event.messages);
+    if (at <= 0) return;
+    return { messages: event.messages.slice(at) };
+  });
+
   pi.registerTool({
     name: 'history_handoff',
     label: 'Hand off',
     description:
-      'Record a handoff for continuing this work in a fresh context: the goal, the current state, decisions made and why, open items, files touched. ' +
-      'Earlier entries stay readable with history_search and history_read afterwards.',
-    parameters: Type.Object({ text: Type.String({ description: 'The complete continuation.' }) }),
-    async execute(_id, params, _signal, _onUpdate, ctx) {
-      const r = await call<{ handoff: string; entry: number }>('history_handoff', { conversation: ownConversation(ctx), text: params.text });
-      return textResult(`Handoff recorded after entry ${r.entry}. Start the next session with /new and this text:\n\n${r.handoff}`);
+      'Hand off to a fresh context when this one is too long or muddled to go on: this round ends and a new context starts with your text as its first message, retaining nothing else. ' +
+      'Write a complete continuation: the goal, the current state, decisions made and why, open items, files touched. ' +
+      'Afterwards, earlier entries stay readable with history_search and history_read (mode "tail" for what came right before the handoff): use them instead of guessing.',
+    parameters: Type.Object({ text: Type.String({ description: 'The complete continuation.', minLength: 1, maxLength: 100_000 }) }),
+    async execute(_id, params) {
+      pi.sendMessage({ customType: HANDOFF_TYPE, content: params.text, display: true }, { deliverAs: 'followUp', triggerTurn: true });
+      return {
+        content: [
+          {
+            type: 'text' as const,
+            text: 'Handoff: this round ends, and a new context starts with the handoff text as its first message (nothing before it is retained). Earlier entries stay readable with history_search and history_read.',
+          },
+        ],
+        details: {},
+        terminate: true,
+      };
     },
   });
+}
+
+/** The custom message a handoff is stored as; Throughline's pi adapter reads it as a reset. */
+export const HANDOFF_TYPE = 'throughline-handoff';
+
+/** Index of the latest handoff message, or -1. */
+function lastHandoff(messages: readonly { role: string; customType?: string }[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'custom' && m.customType === HANDOFF_TYPE) return i;
+  }
+  return -1;
 }

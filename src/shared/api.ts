@@ -274,7 +274,12 @@ export interface HistoryReadResult {
 }
 export interface HistoryHandoffResult {
   handoff: string;
+  /** The boundary: entries numbered below it are before the handoff. */
   entry: number;
+  /** The last entry before the handoff (indexed so far), or null when there is none yet. */
+  after: number | null;
+  /** What happened, for the agent: the handoff is written; the caller's context is not reset by it. */
+  text: string;
 }
 
 export interface ConversationListItem extends Conversation {
@@ -301,7 +306,11 @@ export interface WorkspaceItem {
   updatedAt: number | null;
 }
 
-/** A history_handoff note: the agent's context starts afresh before entry `seq` with this text. */
+/**
+ * A handoff written through history_handoff by an agent Throughline cannot restart (over MCP, the
+ * socket or the CLI): a boundary before entry `seq`, with this text. (pi's extension starts afresh
+ * itself; its handoff is an entry of kind 'reset' in the session file.)
+ */
 export interface HandoffMark {
   seq: number;
   text: string;

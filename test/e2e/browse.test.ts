@@ -148,7 +148,7 @@ suite('conversation browser (browser mode)', () => {
     const { page } = await app.open({ hash: `#/c/${conv!.id}` });
     const marker = page.locator('.marker.reset');
     await marker.waitFor();
-    expect(await marker.locator('.marker-line').textContent()).toMatch(/^Handoff — the agent started afresh here/);
+    expect(await marker.locator('.marker-line').textContent()).toMatch(/^Handoff written, .* — the agent's context was not reset by it$/);
     // After the last entry: the agent has not written anything since.
     expect(await page.locator('.entries > *').last().evaluate((el) => el.classList.contains('marker'))).toBe(true);
     await marker.getByText('Show handoff note').click();

@@ -3,9 +3,21 @@
 // block before the first message only, and its history tools are bound to the session.
 import fs from 'node:fs';
 import path from 'node:path';
-import { AuthStorage, discoverAndLoadExtensions, ExtensionRunner, ModelRegistry, SessionManager } from '@mariozechner/pi-coding-agent';
+import { fauxAssistantMessage, fauxToolCall, registerFauxProvider, type AssistantMessage, type Context } from '@mariozechner/pi-ai';
+import {
+  AuthStorage,
+  createAgentSession,
+  DefaultResourceLoader,
+  discoverAndLoadExtensions,
+  ExtensionRunner,
+  ModelRegistry,
+  SessionManager,
+  SettingsManager,
+} from '@mariozechner/pi-coding-agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/api/core.js';
+import { createReader } from '../../src/main/store/read.js';
+import { openDb } from '../../src/main/store/db.js';
 import { installPi } from '../../src/main/integrations/pi-install.js';
 import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
 import { buildIndex, FIXTURES, SHARED_TERM, tempDir, type TestIndex } from '../server/helpers.js';
@@ -102,5 +114,92 @@ describe('the pi extension, loaded by pi', () => {
     } finally {
       process.env.THROUGHLINE_SOCKET = daemon.socketPath;
     }
+  });
+
+  describe('history_handoff in a real pi session (p2: "ends the round, starts a new generation with text as its first user message")', () => {
+    const HANDOFF = 'Goal: the quokka importer. State: csv parsing works. Next: parse the dates. Files: src/quokka.ts.';
+    const faux = registerFauxProvider();
+    afterAll(() => faux.unregister());
+
+    /** A pi AgentSession with the installed extension, on a session file, answered by pi's faux model. */
+    async function piSession(sessionManager: SessionManager) {
+      const cwd = sessionManager.getCwd();
+      const loader = new DefaultResourceLoader({ cwd, agentDir });
+      await loader.reload();
+      const authStorage = AuthStorage.inMemory();
+      authStorage.setRuntimeApiKey('faux', 'test');
+      const { session } = await createAgentSession({
+        cwd,
+        agentDir,
+        model: faux.getModel(),
+        authStorage,
+        modelRegistry: ModelRegistry.inMemory(authStorage),
+        resourceLoader: loader,
+        sessionManager,
+        settingsManager: SettingsManager.inMemory({ compaction: { enabled: false } }),
+      });
+      return session;
+    }
+    /** What the model was given on each call. */
+    const contexts: Context['messages'][] = [];
+    const answer = (reply: AssistantMessage) => (ctx: Context) => {
+      contexts.push(structuredClone(ctx.messages));
+      return reply;
+    };
+    const said = (m: Context['messages'][number]) => (typeof m.content === 'string' ? m.content : m.content.map((c) => ('text' in c ? c.text : '')).join(''));
+
+    it('ends the round and starts a new context holding only the handoff; Throughline reads it as the boundary', async () => {
+      const cwd = tempDir();
+      const sessions = tempDir();
+      const session = await piSession(SessionManager.create(cwd, sessions));
+      faux.setResponses([
+        answer(fauxAssistantMessage('The quokka importer parses csv with a streaming reader.')),
+        answer(fauxAssistantMessage(fauxToolCall('history_handoff', { text: HANDOFF }), { stopReason: 'toolUse' })),
+        answer(fauxAssistantMessage('Continuing: parsing the dates next.')),
+      ]);
+      await session.prompt('build the quokka importer');
+      await session.prompt('this context is getting long, hand off');
+      // Three model calls: the round ended at the handoff (no call with the old context after the tool
+      // result), and the new generation started by itself with the handoff text as its first message.
+      expect(faux.state.callCount).toBe(3);
+      expect(contexts[1]!.map(said)).toContain('build the quokka importer');
+      expect(contexts[2]!.map((m) => [m.role, said(m)])).toEqual([['user', HANDOFF]]);
+
+      // The handoff is in pi's own session file, so Throughline indexes it as the reset boundary.
+      const file = session.sessionManager.getSessionFile()!;
+      const indexer = createCore({ dbPath: index.dbPath, settingsPath: index.settingsPath, sources: [{ kind: 'pi', root: sessions }] });
+      await indexer.scan();
+      indexer.close();
+      const db = openDb(index.dbPath, { readonly: true });
+      const reader = createReader(db);
+      const conv = reader.conversation(file)!;
+      const boundary = reader.boundary(conv.id)!;
+      const [reset] = reader.entries(conv.id, boundary, boundary, 1);
+      expect(reset).toMatchObject({ kind: 'reset', text: HANDOFF, author: 'throughline-handoff' });
+      db.close();
+
+      // In the new context, history_read tail (through the socket) returns what came right before it.
+      faux.setResponses([
+        answer(fauxAssistantMessage(fauxToolCall('history_read', { mode: 'tail', count: 3 }), { stopReason: 'toolUse' })),
+        answer(fauxAssistantMessage('Found it.')),
+      ]);
+      await session.prompt('what did the importer use for csv?');
+      const after = contexts.at(-1)!;
+      // The handoff, its first answer, the new prompt, the tool call and its result: nothing older.
+      expect(after.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'toolResult']);
+      expect(said(after[0]!)).toBe(HANDOFF);
+      const tail = said(after.find((m) => m.role === 'toolResult')!);
+      expect(tail).toContain(`entries before #${boundary}`);
+      expect(tail).toContain('streaming reader');
+      session.dispose();
+
+      // pi restarted on the same file: the new context still starts at the handoff.
+      const reopened = await piSession(SessionManager.open(file));
+      faux.setResponses([answer(fauxAssistantMessage('Still here.'))]);
+      await reopened.prompt('go on');
+      expect(said(contexts.at(-1)![0]!)).toBe(HANDOFF);
+      expect(contexts.at(-1)!.filter((m) => m.role === 'user').map(said)).toEqual([HANDOFF, 'what did the importer use for csv?', 'go on']);
+      reopened.dispose();
+    }, 60_000);
   });
 });

@@ -109,7 +109,12 @@ describe('throughline mcp with a daemon running', () => {
     const hits = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM, workspace: 'all' } }));
     expect(hits).toContain('rollout plan');
     const handoff = textOf(await client.callTool({ name: 'history_handoff', arguments: { conversation: 'conv-alpha', text: 'Continue: backfill is done, switch next.' } }));
-    expect(handoff).toMatch(/Handoff recorded after entry \d+/);
+    expect(handoff).toMatch(/^Handoff written to conversation \d+ \(after entry #\d+, the last one indexed so far\)\.\nYour context was not reset/);
+    // The entry named is the last one before the handoff, not the next one (issue 17: "after entry 11" when the last was 10).
+    const conv = await daemon.core.api['conversations.get']({ conversation_id: 'conv-alpha' });
+    const after = Number(/after entry #(\d+)/.exec(handoff)![1]);
+    const { entries } = await daemon.core.api['conversations.entries']({ conversation_id: conv.conversation.id, before: 1_000_000, limit: 1 });
+    expect(after).toBe(entries.at(-1)!.seq);
     const { items } = await daemon.core.api.activity({ limit: 5 });
     expect(items.map((i) => [i.client, i.method])).toContainEqual(['mcp', 'recall_conversations']);
     expect(items.map((i) => [i.client, i.method])).toContainEqual(['mcp', 'history_handoff']);

@@ -59,7 +59,8 @@ describe('throughline suggest / search / read / inspect / history', () => {
     const tail = JSON.parse((await run(['history', 'read', '--db', file, '--json', '--conversation', 'session-target', '--tail'])).out);
     expect(tail.entries.map((e: { entry: number }) => e.entry)).toEqual([0, 1]);
     const h = JSON.parse((await run(['history', 'handoff', '--db', file, '--json', '--conversation', 'session-target', '--', 'continue from here'])).out);
-    expect(h).toEqual({ handoff: 'continue from here', entry: 2 });
+    expect(h).toMatchObject({ handoff: 'continue from here', entry: 2, after: 1 });
+    expect(h.text).toMatch(/^Handoff written to conversation \d+ \(after entry #1, the last one indexed so far\)/);
   });
 
   it('usage errors are UsageErrors; an unknown conversation exits 1', async () => {

@@ -198,13 +198,57 @@ describe('history_handoff', () => {
   it('stores a reset boundary: the new context retains nothing; tail returns the entries before it', () => {
     const { db, recall, reader, ids } = setup();
     const h = recall.historyHandoff({ conversation: 'session-h', text: 'Goal: ship zanzibar. State: migrated. Next: rollout.' });
-    expect(h).toEqual({ handoff: 'Goal: ship zanzibar. State: migrated. Next: rollout.', entry: 11 });
+    expect(h).toMatchObject({ handoff: 'Goal: ship zanzibar. State: migrated. Next: rollout.', entry: 11, after: 10 });
+    // The last entry is #10: the handoff comes after it (issue 17: the message said "after entry 11").
+    expect(h.text).toContain('after entry #10, the last one indexed so far');
+    expect(h.text).toContain('Your context was not reset');
     const id = ids.get('h')!;
     expect(reader.boundary(id)).toBe(11);
     expect(reader.handoffs(id)).toMatchObject([{ seq: 11, text: h.handoff }]);
     expect(recall.historyRead({ conversation: 'session-h', mode: 'tail', count: 2 }).entries.map((e) => e.entry)).toEqual([9, 10]);
     // Everything before the handoff is searchable again by default, including what followed the compaction.
     expect(recall.historySearch({ conversation: 'session-h', query: 'zanzibar' }).hits.map((e) => e.entry).sort((a, b) => a - b)).toEqual([0, 1, 8, 10]);
+    db.close();
+  });
+});
+
+describe('the context boundary', () => {
+  const handoffThenCompaction = (firstKept: string): ConvSpec => ({
+    key: 'hc',
+    entries: [
+      E('a0', { role: 'user', text: 'plan the quokka importer' }),
+      E('a1', { role: 'assistant', text: 'the quokka importer reads csv' }),
+      E('a2', { role: 'user', text: 'also parse the dates' }),
+      E('a3', { role: 'system', kind: 'reset', text: 'Goal: quokka importer; next: dates.', author: 'throughline-handoff' }),
+      E('a4', { role: 'user', text: 'continue with the dates' }),
+      E('a5', { role: 'assistant', text: 'dates parsed' }),
+      E('a6', { role: 'system', kind: 'compaction', text: 'Summary: importer and dates.', firstKeptSourceId: firstKept }),
+      E('a7', { role: 'user', text: 'now the tests' }),
+    ],
+  });
+
+  it('a later compaction whose first kept entry precedes the handoff does not move the boundary back before it', () => {
+    // pi's compaction knows nothing of the handoff and may keep entries from before it; they are not in
+    // the agent's context (the handoff retained nothing), so the boundary stays at the handoff.
+    const { db, ids } = buildIndex([handoffThenCompaction('a1')]);
+    const reader = createReader(db);
+    expect(reader.boundary(ids.get('hc')!)).toBe(3);
+    const recall = createRecall(db);
+    expect(recall.historyRead({ conversation: 'session-hc', mode: 'tail', count: 2 }).entries.map((e) => e.entry)).toEqual([1, 2]);
+    db.close();
+  });
+
+  it('a compaction after the handoff that keeps entries after it moves the boundary on', () => {
+    const { db, ids } = buildIndex([handoffThenCompaction('a5')]);
+    expect(createReader(db).boundary(ids.get('hc')!)).toBe(5);
+    db.close();
+  });
+
+  it('a handoff written after a compaction stays the boundary when the compaction keeps entries before it', () => {
+    const { db, recall, reader, ids } = setup();
+    expect(reader.boundary(ids.get('h')!)).toBe(8);
+    recall.historyHandoff({ conversation: 'session-h', text: 'next' });
+    expect(reader.boundary(ids.get('h')!)).toBe(11);
     db.close();
   });
 });

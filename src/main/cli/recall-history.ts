@@ -78,7 +78,7 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
         (recall) => {
           const r = recall.historyHandoff({ conversation, text });
           if (values.json) printJson(io, r);
-          else io.out(`Handoff stored as entry #${r.entry}; earlier history stays searchable.\n`);
+          else io.out(`${r.text}\n`);
           return 0;
         },
         true,

@@ -65,10 +65,7 @@ export function createMcpServer(backend: Backend, env: NodeJS.ProcessEnv = proce
   server.registerTool('history_handoff', TOOLS.history_handoff, (args) =>
     run(async () => {
       const r = await backend.call('history_handoff', { conversation: own(args.conversation), text: args.text });
-      return (
-        `Handoff recorded after entry ${r.entry}. Start the next context with the text below; entries up to ${r.entry} ` +
-        `stay readable with history_search and history_read.\n\n${r.handoff}`
-      );
+      return `${r.text}\n\n${r.handoff}`;
     }),
   );
   return server;

@@ -96,10 +96,11 @@ export const TOOLS = {
     },
   },
   history_handoff: {
-    title: 'Hand off to a fresh context',
+    title: 'Write a handoff for a fresh context',
     description:
-      'Record a handoff for continuing this work in a fresh context, when this one is too long or muddled to go on. ' +
+      'Write a handoff for continuing this work in a fresh context, when this one is too long or muddled to go on. ' +
       'Write a complete continuation: the goal, the current state, decisions made and why, open items, files touched. ' +
+      'It does not reset your context (Throughline cannot restart this agent): the result says how the user starts the fresh session with it. ' +
       'Earlier entries stay readable afterwards with history_search and history_read — use them instead of guessing.',
     inputSchema: {
       conversation: ownConversation,

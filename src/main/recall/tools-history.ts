@@ -145,10 +145,26 @@ export function createHistoryTools(db: Db, reader: Reader, search: Search) {
   function historyHandoff(p: HistoryHandoffParams): HistoryHandoffResult {
     const conv = own(p.conversation);
     const { seq } = appendHandoff(db, conv.id, p.text);
-    return { handoff: p.text, entry: seq };
+    const after = seq > 0 ? seq - 1 : null;
+    return { handoff: p.text, entry: seq, after, text: handoffText(conv, after) };
   }
 
   return { historySearch, historyRead, historyHandoff };
+}
+
+/**
+ * Says exactly what a handoff through Throughline does: it writes the text and a boundary, and nothing
+ * else. An agent reached over MCP or the socket (Claude Code, Codex) cannot be restarted from here, so
+ * its context goes on as it was. pi's extension does start afresh, without calling this.
+ */
+function handoffText(conv: Conversation, after: number | null): string {
+  const where = after === null ? 'before its first entry' : `after entry #${after}, the last one indexed so far`;
+  return [
+    `Handoff written to conversation ${conv.id} (${where}).`,
+    'Your context was not reset: Throughline cannot restart this agent, and this conversation goes on as before.',
+    'To continue afresh, ask the user to start a new session (Claude Code: /clear, Codex: /new) and to paste the handoff text below as its first message.',
+    `Entries before the handoff stay readable with history_search and history_read on conversation ${conv.id} (mode "tail": the entries right before it).`,
+  ].join('\n');
 }
 
 /** Cursors are opaque to the caller but bound to one conversation. */

@@ -91,9 +91,11 @@ export function createReader(db: Db) {
     'SELECT * FROM (SELECT * FROM entries WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   );
   const maxSeq = db.prepare<[number], { m: number | null }>('SELECT max(seq) AS m FROM entries WHERE conversation_id = ?');
-  const latestBoundary = db.prepare<[number], { seq: number; kind: string; first_kept_source_id: string | null }>(
-    `SELECT seq, kind, first_kept_source_id FROM entries
-     WHERE conversation_id = ? AND kind IN ('compaction', 'reset') AND off_path = 0 ORDER BY seq DESC LIMIT 1`,
+  const latestReset = db.prepare<[number], { seq: number }>(
+    `SELECT seq FROM entries WHERE conversation_id = ? AND kind = 'reset' AND off_path = 0 ORDER BY seq DESC LIMIT 1`,
+  );
+  const latestCompaction = db.prepare<[number], { seq: number; first_kept_source_id: string | null }>(
+    `SELECT seq, first_kept_source_id FROM entries WHERE conversation_id = ? AND kind = 'compaction' AND off_path = 0 ORDER BY seq DESC LIMIT 1`,
   );
   const latestHandoff = db.prepare<[number], { seq: number }>(
     'SELECT before_seq AS seq FROM handoffs WHERE conversation_id = ? ORDER BY before_seq DESC, id DESC LIMIT 1',
@@ -117,18 +119,19 @@ export function createReader(db: Db) {
   /**
    * The current context boundary: entries before it are no longer in the agent's context.
    * A compaction keeps entries from its first kept entry on; a reset/handoff keeps nothing before itself.
+   * The latest of these wins, and nothing moves it back: a compaction after a handoff whose first kept
+   * entry precedes the handoff cannot bring back what the handoff dropped (pi's compaction does not know
+   * about handoffs and may keep entries from before one).
    */
   function boundary(conversationId: number): number | null {
-    const handoff = latestHandoff.get(conversationId)?.seq ?? null;
-    const b = latestBoundary.get(conversationId);
-    let fromEntries: number | null = null;
-    if (b) {
-      fromEntries = b.kind === 'reset' || !b.first_kept_source_id ? b.seq : (seqOfSource.get(conversationId, b.first_kept_source_id)?.seq ?? b.seq);
-    }
-    // The later of the two: a handoff after a compaction moves the boundary past it, and back.
-    if (handoff === null) return fromEntries;
-    if (fromEntries === null) return handoff;
-    return b && b.seq >= handoff ? fromEntries : handoff;
+    const found: number[] = [];
+    const handoff = latestHandoff.get(conversationId);
+    if (handoff) found.push(handoff.seq);
+    const reset = latestReset.get(conversationId);
+    if (reset) found.push(reset.seq);
+    const c = latestCompaction.get(conversationId);
+    if (c) found.push(c.first_kept_source_id ? (seqOfSource.get(conversationId, c.first_kept_source_id)?.seq ?? c.seq) : c.seq);
+    return found.length ? Math.max(...found) : null;
   }
 
   return {

@@ -154,16 +154,22 @@ function bashDraft(msg: Json, ts: number | undefined): Draft {
   return { role: 'tool', kind: 'bash', text: bashText(msg), indexed: false, toolStatus: bashStatus(msg), ts };
 }
 
+/** The customType of a handoff written by Throughline's pi extension (its HANDOFF_TYPE). */
+export const PI_HANDOFF_TYPE = 'throughline-handoff';
+
 /**
  * Extension messages (custom_message entries, `custom` role messages). pi sends them to the model
  * as user messages, so role 'user'; but an extension wrote them, not the person, so they are not
  * indexed (the contract keeps the index to real user/assistant text) even when pi displays them.
  */
 function customDraft(src: Json, ts: number | undefined): Draft {
+  const type = str(src.customType);
   return {
     role: 'user',
-    author: str(src.customType),
-    kind: 'custom',
+    author: type,
+    // Throughline's pi extension stores a history_handoff as this message, and from it on pi's model
+    // sees nothing earlier (resources/pi-extension/throughline.ts): a reset boundary.
+    kind: type === PI_HANDOFF_TYPE ? 'reset' : 'custom',
     text: truncate(contentText(src.content), RESULT_MAX),
     indexed: false,
     ts,

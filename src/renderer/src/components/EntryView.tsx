@@ -46,6 +46,9 @@ function Collapsed({ summary, text, className }: { summary: ReactNode; text: str
   );
 }
 
+/** The customType of a handoff written by Throughline's pi extension (ingest/adapters/pi-records.ts). */
+const PI_HANDOFF_TYPE = 'throughline-handoff';
+
 const STATUS_CLASS: Record<string, string> = { ok: 'ok', success: 'ok', completed: 'ok', error: 'err', failed: 'err', denied: 'err' };
 
 export function Marker({ label, text, tone, open = 'Show summary' }: { label: string; text: string; tone: string; open?: string }) {
@@ -77,7 +80,16 @@ function EntryContent({ e }: { e: Entry }) {
     case 'branch_summary':
       return <Marker label="Branch summary — the agent came back from another branch" text={e.text} tone="branch" />;
     case 'reset':
-      return <Marker label="Handoff — the agent started afresh from here" text={e.text} tone="reset" />;
+      // A reset the agent itself wrote (pi's extension stores history_handoff as one; p2: the marker
+      // gets the note "handoff" when it came from history_handoff).
+      return (
+        <Marker
+          label={`Handoff${e.author === PI_HANDOFF_TYPE ? ' (history_handoff)' : ''} — the agent started afresh from here`}
+          text={e.text}
+          tone="reset"
+          open="Show handoff note"
+        />
+      );
     case 'tool_call': {
       const status = e.toolStatus ?? 'called';
       return (

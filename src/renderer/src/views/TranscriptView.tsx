@@ -10,10 +10,20 @@ import { useTranscript } from '../stores/transcript';
 
 const MARKER_KINDS = new Set(['compaction', 'branch_summary', 'reset']);
 
-/** history_handoff notes, kept beside the entries: each is drawn before the entry it precedes. */
+/**
+ * history_handoff notes written over MCP, the socket or the CLI, kept beside the entries: each is drawn
+ * before the entry it precedes. Throughline cannot restart those agents, so the note says it was
+ * written, not that a new context started.
+ */
 function Handoffs({ marks }: { marks: readonly HandoffMark[] }) {
   return marks.map((h, i) => (
-    <Marker key={`${h.seq}-${i}`} tone="reset" label={`Handoff — the agent started afresh here, ${formatDateTime(h.at)}`} text={h.text} open="Show handoff note" />
+    <Marker
+      key={`${h.seq}-${i}`}
+      tone="reset"
+      label={`Handoff written, ${formatDateTime(h.at)} — the agent's context was not reset by it`}
+      text={h.text}
+      open="Show handoff note"
+    />
   ));
 }
 
