@@ -2,6 +2,7 @@
 // MCP) is a thin adapter over these methods; params are validated here, at every boundary.
 import { z } from 'zod';
 import type { Conversation, Entry, SourceKind } from './types.js';
+import { SOURCE_KINDS } from './types.js';
 
 export const Sensitivity = z.enum(['focused', 'balanced', 'broad']);
 export type Sensitivity = z.infer<typeof Sensitivity>;
@@ -97,7 +98,7 @@ export type HistoryHandoffParams = z.infer<typeof HistoryHandoffParams>;
 export const ListParams = z.object({
   query: text(2000).optional(),
   workspace: text(4096).optional(),
-  source: z.enum(['pi', 'claude-code', 'codex', 'jsonl']).optional(),
+  source: z.enum(SOURCE_KINDS).optional(),
   since: IsoDate.optional(),
   until: IsoDate.optional(),
   subagents: z.boolean().optional(),
@@ -131,7 +132,7 @@ export const Pins = z.object({
 });
 export type Pins = z.infer<typeof Pins>;
 
-export const SourceSetting = z.object({ kind: z.enum(['pi', 'claude-code', 'codex', 'jsonl']), path: text(4096).min(1), enabled: z.boolean() });
+export const SourceSetting = z.object({ kind: z.enum(SOURCE_KINDS), path: text(4096).min(1), enabled: z.boolean() });
 export type SourceSetting = z.infer<typeof SourceSetting>;
 
 export const Settings = z.object({

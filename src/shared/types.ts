@@ -1,8 +1,8 @@
 // Domain types shared by the core, every transport and the renderer.
 // Nothing here imports Node or Electron: the renderer compiles against this file too.
 
-export type SourceKind = 'pi' | 'claude-code' | 'codex' | 'jsonl';
-export const SOURCE_KINDS: readonly SourceKind[] = ['pi', 'claude-code', 'codex', 'jsonl'];
+export const SOURCE_KINDS = ['pi', 'claude-code', 'codex', 'gemini', 'jsonl'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
 

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { ADAPTERS } from '../../src/main/ingest/sources.js';
+import type { LineAdapter } from '../../src/main/ingest/types.js';
 import type { SourceKind } from '../../src/shared/types.js';
 
 // Not from tmp.ts: that one needs vitest, and these helpers also run in child processes.
@@ -37,6 +39,13 @@ export const JSONL_SAMPLE: readonly string[] = [
   { type: 'leaf', id: 's2' },
   { type: 'message', conversation: 'fix-login', role: 'user', text: 'Back to the login bug' },
 ].map((l) => JSON.stringify(l));
+
+/** The line adapter of a kind (the fuzzed corpora are all of line-by-line formats). */
+export function lineAdapter(kind: SourceKind): LineAdapter {
+  const adapter = ADAPTERS.get(kind);
+  if (!adapter || adapter.createReader) throw new Error(`no line adapter for ${kind}`);
+  return adapter;
+}
 
 /** One corpus per adapter, from the real fixtures (jsonl: the sample above). */
 export function corpora(): Corpus[] {

@@ -2,7 +2,7 @@
 // store applies them (entries upserted by seq, titles by rank), so tests can assert by value.
 // Not Claude-specific despite the name: the Codex tests use it too.
 import fs from 'node:fs';
-import { LineError, type Adapter, type ConversationMeta, type EntryRecord, type IngestOp } from '../../src/main/ingest/types.js';
+import { LineError, type LineAdapter, type ConversationMeta, type EntryRecord, type IngestOp } from '../../src/main/ingest/types.js';
 
 export interface Folded {
   meta: ConversationMeta;
@@ -29,7 +29,7 @@ export function linesOf(text: string): string[] {
 }
 
 /** Feeds lines to a new parser like the pipeline does (blank lines skipped, errors recorded). */
-export function run(adapter: Adapter, file: string, lines: readonly string[], opts: { state?: unknown; firstLineNo?: number } = {}): Run {
+export function run(adapter: LineAdapter, file: string, lines: readonly string[], opts: { state?: unknown; firstLineNo?: number } = {}): Run {
   const parser = adapter.createParser(file, opts.state);
   const ops: IngestOp[] = [];
   const errors: Run['errors'] = [];
@@ -47,7 +47,7 @@ export function run(adapter: Adapter, file: string, lines: readonly string[], op
 }
 
 /** Parses a whole file in one pass; throws if any line failed, since fixtures are well-formed. */
-export function parseFile(adapter: Adapter, file: string, parserPath = file): Fold {
+export function parseFile(adapter: LineAdapter, file: string, parserPath = file): Fold {
   const r = run(adapter, parserPath, fileLines(file));
   if (r.errors.length > 0) throw new Error(`line ${r.errors[0]!.lineNo}: ${String(r.errors[0]!.error)}`);
   return fold(r.ops);
@@ -100,7 +100,7 @@ export function snapshot(f: Fold): Record<string, { meta: ConversationMeta; entr
 }
 
 /** Parses `lines` in two parts, the second by a new parser resumed from the JSON of the first's state. */
-export function parseResumed(adapter: Adapter, file: string, lines: readonly string[], cut: number): Fold {
+export function parseResumed(adapter: LineAdapter, file: string, lines: readonly string[], cut: number): Fold {
   const first = run(adapter, file, lines.slice(0, cut));
   const state: unknown = JSON.parse(JSON.stringify(first.state));
   const second = run(adapter, file, lines.slice(cut), { state, firstLineNo: cut + 1 });

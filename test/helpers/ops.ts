@@ -1,6 +1,6 @@
 // Test helpers for adapters: feed lines to a parser, fold the ops the way the store does
 // (upsert by seq, rank-aware titles, latest leaf), and walk the active path of a tree.
-import type { Adapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../../src/main/ingest/types.js';
+import type { LineAdapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../../src/main/ingest/types.js';
 import { LineError } from '../../src/main/ingest/types.js';
 
 export interface LineFailure {
@@ -35,12 +35,12 @@ export function feed(parser: LineParser, lines: string[], firstLineNo = 1): Fed 
   return { ops, errors };
 }
 
-export function parseAll(adapter: Adapter, path: string, text: string): Fed {
+export function parseAll(adapter: LineAdapter, path: string, text: string): Fed {
   return feed(adapter.createParser(path, undefined), completeLines(text));
 }
 
 /** Parse `cut` lines, store state() as the pipeline would (JSON text), resume with a new parser. */
-export function parseResumed(adapter: Adapter, path: string, text: string, cut: number): Fed & { stateJson: string } {
+export function parseResumed(adapter: LineAdapter, path: string, text: string, cut: number): Fed & { stateJson: string } {
   const lines = completeLines(text);
   const parser = adapter.createParser(path, undefined);
   const first = feed(parser, lines.slice(0, cut));
@@ -67,7 +67,7 @@ export function fold(ops: IngestOp[]): Map<string, FoldedConversation> {
     const c = get(op.conv);
     if (op.op === 'entry') c.bySeq.set(op.entry.seq, op.entry);
     else if (op.op === 'leaf') c.leaf = op.sourceId;
-    else mergeMeta(c.meta, op.meta);
+    else if (op.op === 'conversation') mergeMeta(c.meta, op.meta);
   }
   const out = new Map<string, FoldedConversation>();
   for (const [k, c] of convs) {

@@ -26,8 +26,11 @@ export function rng(seed: number): () => number {
   };
 }
 
+/** The agents whose files the trials write (each with its folder in ROOTS). */
+type TrialKind = Extract<SourceKind, 'claude-code' | 'codex' | 'pi' | 'jsonl'>;
+
 interface PoolFile {
-  kind: SourceKind;
+  kind: TrialKind;
   /** Fixture path under test/fixtures, or null for a generated Throughline import file. */
   fixture: string | null;
   /** Where it lives under its agent's sessions folder (see ROOTS). */
@@ -50,7 +53,7 @@ const POOL: PoolFile[] = [
 ];
 
 /** Each agent's default sessions folder under HOME, so the daemon (which reads HOME) finds the same files. */
-export const ROOTS: Record<SourceKind, string> = {
+export const ROOTS: Record<TrialKind, string> = {
   'claude-code': '.claude/projects',
   codex: '.codex/sessions',
   pi: '.pi/agent/sessions',
@@ -157,7 +160,7 @@ export function makeTrial(seed: number): Trial {
 }
 
 export function sourcesUnder(home: string): Source[] {
-  return (Object.keys(ROOTS) as SourceKind[]).map((kind) => ({ kind, root: path.join(home, ROOTS[kind]) }));
+  return (Object.keys(ROOTS) as TrialKind[]).map((kind) => ({ kind, root: path.join(home, ROOTS[kind]) }));
 }
 
 /** Terms with their document and occurrence counts, per full-text table: equal vocabularies, equal indexes. */

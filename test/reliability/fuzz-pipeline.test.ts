@@ -8,7 +8,7 @@ import { createIndexer } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
 import { dumpIndex } from '../helpers/dump.js';
 import { assertIndexIntact, dispose, indexContent, storedTexts, withText, type Indexed } from '../helpers/fuzz-files.js';
-import { corpora, deepJson, garbageLine, invalidUtf8, type Corpus } from '../helpers/fuzz-lines.js';
+import { corpora, deepJson, garbageLine, invalidUtf8, lineAdapter, type Corpus } from '../helpers/fuzz-lines.js';
 import { checkProperty, missingFrom } from '../helpers/fuzz-ops.js';
 
 const SEED = 7_3000;
@@ -69,7 +69,7 @@ describe('pipeline fuzzing', () => {
       const half = Math.ceil(c.lines.length / 2);
       // What a stored state can be after an upgrade or damage: anything, another adapter's, or not JSON at all.
       const otherStates = corpusList.filter((o) => o.kind !== c.kind).map((o) => {
-        const p = ADAPTERS.get(o.kind)!.createParser(o.file, undefined);
+        const p = lineAdapter(o.kind).createParser(o.file, undefined);
         o.lines.slice(0, 5).forEach((l, n) => {
           try {
             p.line(l, n + 1);

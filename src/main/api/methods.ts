@@ -30,12 +30,23 @@ export class NotFoundError extends Error {
   }
 }
 
+/** The command that reopens a conversation in its own agent, as each agent documents it. */
 export function resumeCommand(c: Conversation): string | null {
   const cd = c.workspace ? `cd ${JSON.stringify(c.workspace)} && ` : '';
-  if (c.source === 'claude-code' && !c.isSubagent) return `${cd}claude --resume ${c.sessionId}`;
-  if (c.source === 'pi') return `${cd}pi --session ${JSON.stringify(c.path)}`;
-  if (c.source === 'codex') return `${cd}codex resume ${c.sessionId}`;
-  return null;
+  const id = c.sessionId;
+  switch (c.source) {
+    case 'claude-code':
+      return c.isSubagent ? null : `${cd}claude --resume ${id}`;
+    case 'pi':
+      return `${cd}pi --session ${JSON.stringify(c.path)}`;
+    case 'codex':
+      return `${cd}codex resume ${id}`;
+    case 'gemini':
+      // A sub-agent's session is not in Gemini's session list: only its parent can be resumed.
+      return c.isSubagent ? null : `${cd}gemini --resume ${id}`;
+    default:
+      return null;
+  }
 }
 
 const PAGE = 100;

@@ -8,7 +8,7 @@ import { writeTransaction } from '../store/write-lock.js';
 import { createWriter, StaleFileError, type FileProgress, type FileRow, type LineProblem } from '../store/writer.js';
 import type { ExclusionMatcher } from '../privacy.js';
 import { readLines } from './read-lines.js';
-import { LineError, type Adapter, type IngestOp, type LineParser } from './types.js';
+import { LineError, type Adapter, type DocumentAdapter, type IngestOp, type LineParser } from './types.js';
 
 export interface Source {
   kind: SourceKind;
@@ -61,6 +61,8 @@ const SOLO_BYTES = 1 << 20;
 const MAX_REPORTED = 200;
 
 export type Indexer = ReturnType<typeof createIndexer>;
+
+type CreateParser = (path: string, state: unknown) => LineParser;
 
 type FileState = Pick<FileRow, 'id' | 'path' | 'status' | 'size' | 'mtime_ms' | 'inode' | 'committed_offset'>;
 
@@ -163,6 +165,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       return stats;
     }
     stats.files++;
+    if (adapter.createReader && (adapter.readsWhole?.(file) ?? true)) return indexDocument(adapter, file, st, stats);
+    const createParser = adapter.createParser?.bind(adapter);
+    if (!createParser) throw new Error(`The ${kind} adapter reads ${file} neither whole nor by line`);
     const mtimeMs = Math.floor(st.mtimeMs);
     const k = known.get(file);
     if (k && k.status === 'ok' && k.size === st.size && k.mtime_ms === mtimeMs && k.inode === st.ino) return stats;
@@ -186,7 +191,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       return stats;
     }
     try {
-      parseFrom(adapter, row, fd, st, stats);
+      parseFrom(createParser, row, fd, st, stats);
     } catch (err) {
       if (err instanceof RetryGroup || storeErrorFrom(err, db.name)) throw err;
       // Another process (the daemon, a CLI run) is indexing this file right now: it is theirs.
@@ -203,14 +208,85 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   }
 
   /**
+   * A source read whole (see DocumentReader): read again only when its stamp changed, never reset,
+   * since its records are found by their source ids and reading it again replaces them in place.
+   */
+  function indexDocument(adapter: DocumentAdapter, file: string, st: fs.Stats, stats: ScanStats): ScanStats {
+    if (!st.isFile()) {
+      report(stats, { path: file, line: null, reason: 'not a regular file: not read' });
+      return stats;
+    }
+    const stamp = adapter.stamp ? adapter.stamp(file, st) : st;
+    const mtimeMs = Math.floor(stamp.mtimeMs);
+    const same = (r: FileState | undefined) => r && r.status === 'ok' && r.size === stamp.size && r.mtime_ms === mtimeMs && r.inode === st.ino;
+    if (same(known.get(file))) return stats;
+    let row = writer.fileRow(file);
+    if (same(row)) return stats;
+    row ??= queued ? newRow(file, adapter.kind) : writer.ensureFile(file, adapter.kind);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r'); // read-only: Throughline never writes an agent's files
+    } catch (err) {
+      const reason = `cannot open: ${(err as Error).message}`;
+      writer.setFileStatus(stored(row), 'error', reason);
+      report(stats, { path: file, line: null, reason });
+      return stats;
+    }
+    try {
+      const previous = restoredState(row);
+      const reader = adapter.createReader(file, previous);
+      const problems: LineProblem[] = [];
+      let ops: IngestOp[] = [];
+      let state: unknown = previous;
+      try {
+        ops = reader.read(fd, st.size);
+        state = reader.state();
+      } catch (err) {
+        if (!(err instanceof LineError)) throw err;
+        // Nothing of a malformed document is applied; its stamp is kept so it is read again once it changes.
+        problems.push({ line: err.line ?? null, reason: err.message });
+      }
+      commit(row, ops, { offset: stamp.size, line: 0, state, size: stamp.size, mtimeMs, inode: st.ino }, problems, false);
+      for (const p of problems) report(stats, { path: file, ...p });
+      stats.skippedLines += problems.length;
+      stats.parsedFiles++;
+      stats.bytes += st.size;
+      const touched = new Set<string>();
+      for (const op of ops) {
+        if (op.op === 'entry' || op.op === 'record') stats.entries++;
+        touched.add(op.conv);
+      }
+      stats.conversations += touched.size;
+    } catch (err) {
+      if (err instanceof RetryGroup || storeErrorFrom(err, db.name)) throw err;
+      if (err instanceof StaleFileError) return stats;
+      const reason = `not indexed further: ${(err as Error).message}`;
+      writer.setFileStatus(stored(row), 'error', reason);
+      report(stats, { path: file, line: null, reason });
+    } finally {
+      fs.closeSync(fd);
+    }
+    return stats;
+  }
+
+  /** A document's stored state, or undefined when there is none or it is damaged (the reader starts afresh). */
+  function restoredState(row: FileRow): unknown {
+    try {
+      return row.parser_state ? (JSON.parse(row.parser_state) as unknown) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * The parser, resumed from the stored state. A state the adapter does not take back unchanged
    * (damaged, or written by another version of the adapter) would make it start over mid-file,
    * numbering new entries from 0 over the stored ones: then the file is read again from the start.
    */
-  function resume(adapter: Adapter, row: FileRow): { parser: LineParser; row: FileRow } {
+  function resume(createParser: CreateParser, row: FileRow): { parser: LineParser; row: FileRow } {
     if (row.committed_offset > 0 || row.parser_state) {
       try {
-        const parser = adapter.createParser(row.path, JSON.parse(row.parser_state ?? 'null'));
+        const parser = createParser(row.path, JSON.parse(row.parser_state ?? 'null'));
         if (JSON.stringify(parser.state() ?? null) === row.parser_state) return { parser, row };
       } catch {
         // not resumable: read again below
@@ -218,11 +294,11 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       writer.resetFile(row);
       row = writer.fileRow(row.path)!;
     }
-    return { parser: adapter.createParser(row.path, undefined), row };
+    return { parser: createParser(row.path, undefined), row };
   }
 
-  function parseFrom(adapter: Adapter, from: FileRow, fd: number, st: fs.Stats, stats: ScanStats): void {
-    const { parser, row: resumed } = resume(adapter, from);
+  function parseFrom(createParser: CreateParser, from: FileRow, fd: number, st: fs.Stats, stats: ScanStats): void {
+    const { parser, row: resumed } = resume(createParser, from);
     let row = resumed;
     let lineNo = row.committed_line;
     let committed = false;
@@ -281,6 +357,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       report(stats, { path: dir, line: null, reason: `cannot read folder: ${(err as Error).message}` });
       return;
     }
+    // In name order: agents that spread a conversation over many files (OpenCode) name them by
+    // time-ordered ids, and entries are appended in the order their files are read.
+    items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const item of items) {
       const full = path.join(dir, item.name);
       // Directory symlinks are not followed: they can loop, and agents do not write them.

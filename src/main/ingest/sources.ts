@@ -5,6 +5,7 @@ import type { SourceKind } from '../../shared/types.js';
 import { SOURCE_KINDS } from '../../shared/types.js';
 import { claudeCodeAdapter } from './adapters/claude-code.js';
 import { codexAdapter } from './adapters/codex.js';
+import { geminiAdapter } from './adapters/gemini.js';
 import { jsonlAdapter } from './adapters/jsonl.js';
 import { piAdapter } from './adapters/pi.js';
 import type { Source } from './scan.js';
@@ -14,10 +15,11 @@ export const ADAPTERS: ReadonlyMap<SourceKind, Adapter> = new Map<SourceKind, Ad
   ['pi', piAdapter],
   ['claude-code', claudeCodeAdapter],
   ['codex', codexAdapter],
+  ['gemini', geminiAdapter],
   ['jsonl', jsonlAdapter],
 ]);
 
-/** The agents' default locations under HOME, honouring PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR and CODEX_HOME. */
+/** The agents' default locations under HOME, honouring each agent's own override (CODEX_HOME, GEMINI_CLI_HOME, …). */
 export function defaultSources(env: NodeJS.ProcessEnv = process.env): Source[] {
   const home = env.HOME || os.homedir();
   const out: Source[] = [];

@@ -36,15 +36,34 @@ export interface ConversationMeta {
   isSubagent?: boolean;
 }
 
+/** An entry that the agent names with an id of its own: the store finds it by that id, not by seq. */
+export type SourcedRecord = Omit<EntryRecord, 'seq' | 'sourceId'> & { sourceId: string };
+
 export type IngestOp =
   | { op: 'conversation'; conv: string; meta: ConversationMeta }
   | { op: 'entry'; conv: string; entry: EntryRecord }
   /** The active leaf of a tree session moved: entries not on the path root→leaf are off-path. */
-  | { op: 'leaf'; conv: string; sourceId: string };
+  | { op: 'leaf'; conv: string; sourceId: string }
+  /**
+   * An entry keyed by its source id: replaced where it is when the conversation has it, else appended
+   * after the conversation's last entry. For agents that rewrite what they wrote (a whole-file JSON,
+   * a message updated in place) or spread a conversation over many files: the same record read
+   * twice, from any file, is one entry.
+   */
+  | { op: 'record'; conv: string; entry: SourcedRecord }
+  /**
+   * The entry with this source id is no longer in the agent's file (a rewritten document dropped it,
+   * a rewind took it back); with `parts`, also the entries `<sourceId>#…` recorded with it.
+   */
+  | { op: 'drop'; conv: string; sourceId: string; parts?: boolean };
 
 /** A malformed line: skipped, counted and recorded with file and line. */
 export class LineError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The line within the file, when the parser knows it better than the pipeline (a whole document). */
+    readonly line?: number,
+  ) {
     super(message);
     this.name = 'LineError';
   }
@@ -60,15 +79,59 @@ export interface LineParser {
   state(): unknown;
 }
 
-export interface Adapter {
+/**
+ * A reader of a source that is not appended line by line: a JSON document the agent rewrites whole,
+ * one small file of many that make a conversation, a database. It is read whole whenever its stamp
+ * (size, mtime, inode) changed, and says what it holds with `record` ops, so reading it again yields
+ * the same entries rather than new ones.
+ */
+export interface DocumentReader {
+  /**
+   * Ops for the source as it is now. `fd` is the source file opened read-only, `size` its size at
+   * stat time. Throw LineError (with its line when known) when the document is malformed: nothing of
+   * it is applied, the problem is recorded, and it is read again once it changes.
+   */
+  read(fd: number, size: number): IngestOp[];
+  /** JSON-serialisable state kept with the source for the next read (e.g. what it held, to drop what went). */
+  state(): unknown;
+}
+
+interface AdapterBase {
   kind: SourceKind;
   /** Default roots to scan under `home`, honouring the agent's own env override. */
   defaultRoots(env: NodeJS.ProcessEnv, home: string): string[];
   /** Whether a path under a root is a session file of this agent. */
   isSessionFile(path: string): boolean;
   /**
+   * The session file that a changed path stands for, for the watcher: a database's `-wal` file stands
+   * for the database. Defaults to the path itself when it is a session file.
+   */
+  sessionFileOf?(path: string): string | undefined;
+}
+
+export interface LineAdapter extends AdapterBase {
+  /**
    * A parser for one file. `state` is what a previous parser of the same file returned from
    * state() at the committed offset, or undefined when parsing from the start.
    */
   createParser(path: string, state: unknown): LineParser;
+  createReader?: undefined;
 }
+
+export interface DocumentAdapter extends AdapterBase {
+  /** A reader for one source; `state` as its previous reader left it, or undefined. */
+  createReader(path: string, state: unknown): DocumentReader;
+  /**
+   * The size and mtime that tell whether the source changed, when the file's own stat does not
+   * (a SQLite database whose writes sit in its -wal file). Defaults to the file's stat.
+   */
+  stamp?(path: string, st: { size: number; mtimeMs: number }): { size: number; mtimeMs: number };
+  /**
+   * For an agent that writes both kinds (Gemini CLI: whole-file `.json`, then appended `.jsonl`):
+   * whether this path is read whole; the others are read line by line with createParser.
+   */
+  readsWhole?(path: string): boolean;
+  createParser?(path: string, state: unknown): LineParser;
+}
+
+export type Adapter = LineAdapter | DocumentAdapter;

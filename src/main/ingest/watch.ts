@@ -29,6 +29,12 @@ export interface Watcher {
   close(): void;
 }
 
+/** The session file a changed path stands for (itself, or e.g. the database of a `-wal` file). */
+function sessionFileOf(adapter: Adapter, file: string): string | undefined {
+  if (adapter.sessionFileOf) return adapter.sessionFileOf(file);
+  return adapter.isSessionFile(file) ? file : undefined;
+}
+
 export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<SourceKind, Adapter>, options: WatchOptions): Watcher {
   const debounceMs = options.debounceMs ?? 100;
   const perFolder = options.perFolder ?? process.platform === 'linux';
@@ -53,7 +59,8 @@ export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<S
       const w = fs.watch(dir, { persistent: false }, (event, name) => {
         if (!name) return options.onRescan();
         const full = path.join(dir, name.toString());
-        if (adapter.isSessionFile(full)) schedule(kind, full);
+        const target = sessionFileOf(adapter, full);
+        if (target) schedule(kind, target);
         else if (event === 'rename') addedFolder(full, kind, adapter);
       });
       w.on('error', () => {
@@ -103,8 +110,8 @@ export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<S
     try {
       const w = fs.watch(source.root, { recursive: true, persistent: false }, (_event, name) => {
         if (!name) return options.onRescan();
-        const full = path.join(source.root, name.toString());
-        if (adapter.isSessionFile(full)) schedule(source.kind, full);
+        const target = sessionFileOf(adapter, path.join(source.root, name.toString()));
+        if (target) schedule(source.kind, target);
       });
       w.on('error', () => options.onRescan());
       watchers.set(source.root, w);

@@ -1,7 +1,7 @@
 // The only code that writes the index. Ops from an adapter are applied in one transaction together
 // with the file's committed offset and parser state, so a crash never leaves half a batch or an
 // offset that disagrees with the entries.
-import type { ConversationMeta, EntryRecord, IngestOp } from '../ingest/types.js';
+import type { ConversationMeta, EntryRecord, IngestOp, SourcedRecord } from '../ingest/types.js';
 import type { SourceKind } from '../../shared/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
@@ -80,6 +80,15 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     entry: db.prepare<[number, number], { id: number; text: string; indexed: number }>(
       'SELECT id, text, indexed FROM entries WHERE conversation_id = ? AND seq = ?',
     ),
+    bySource: db.prepare<[number, string], { id: number; seq: number; text: string; indexed: number }>(
+      'SELECT id, seq, text, indexed FROM entries WHERE conversation_id = ? AND source_id = ? ORDER BY seq',
+    ),
+    // '$' follows '#': the range is every source id that starts with `<id>#`.
+    byParts: db.prepare<[number, string, string], { id: number; seq: number; text: string; indexed: number }>(
+      'SELECT id, seq, text, indexed FROM entries WHERE conversation_id = ? AND source_id > ? AND source_id < ?',
+    ),
+    lastSeq: db.prepare<[number], number | null>('SELECT max(seq) FROM entries WHERE conversation_id = ?').pluck(),
+    deleteEntry: db.prepare('DELETE FROM entries WHERE id = ?'),
     insertEntry: db.prepare(
       `INSERT INTO entries (conversation_id, seq, source_id, parent_source_id, role, author, kind, text, indexed,
         tool_name, tool_status, ts, first_kept_source_id)
@@ -191,6 +200,8 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
         const row = conversation(op.conv, op.meta.sessionId);
         metas.set(row, mergeMeta(metas.get(row), op.meta));
       } else if (op.op === 'entry') upsertEntry(conversation(op.conv).id, op.entry);
+      else if (op.op === 'record') upsertRecord(conversation(op.conv).id, op.entry);
+      else if (op.op === 'drop') dropRecord(conversation(op.conv).id, op.sourceId, op.parts === true);
       else leaves.set(conversation(op.conv).id, op.sourceId);
     }
     let parentKeySet = false;
@@ -300,6 +311,21 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     } else {
       const id = s.insertEntry.run(row).lastInsertRowid;
       if (row.indexed) s.ftsInsert.run(id, row.text);
+    }
+  }
+
+  /** An entry found by its source id: it keeps its seq when the conversation has it, else goes last. */
+  function upsertRecord(convId: number, e: SourcedRecord): void {
+    const seq = s.bySource.get(convId, e.sourceId)?.seq ?? (s.lastSeq.get(convId) ?? -1) + 1;
+    upsertEntry(convId, { ...e, seq });
+  }
+
+  function dropRecord(convId: number, sourceId: string, parts: boolean): void {
+    const rows = s.bySource.all(convId, sourceId);
+    if (parts) rows.push(...s.byParts.all(convId, `${sourceId}#`, `${sourceId}$`));
+    for (const old of rows) {
+      if (old.indexed) s.ftsDelete.run(old.id, old.text);
+      s.deleteEntry.run(old.id);
     }
   }
 

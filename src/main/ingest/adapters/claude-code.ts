@@ -4,11 +4,11 @@
 // with an `agent-<id>.meta.json` describing the agent. Line handling is in claude-code-parser.ts.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Adapter, LineParser } from '../types.js';
+import type { LineAdapter, LineParser } from '../types.js';
 import { agentTypeFromMeta, fileInfo } from './claude-code-content.js';
 import { ClaudeParser } from './claude-code-parser.js';
 
-export const claudeCodeAdapter: Adapter = {
+export const claudeCodeAdapter: LineAdapter = {
   kind: 'claude-code',
 
   defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {

@@ -2,11 +2,11 @@
 // `~/.codex/sessions/YYYY/MM/DD/rollout-<timestamp>-<sessionId>.jsonl`. Line handling is in
 // codex-parser.ts.
 import path from 'node:path';
-import type { Adapter, LineParser } from '../types.js';
+import type { LineAdapter, LineParser } from '../types.js';
 import { CodexParser } from './codex-parser.js';
 import { baseName } from './text.js';
 
-export const codexAdapter: Adapter = {
+export const codexAdapter: LineAdapter = {
   kind: 'codex',
 
   defaultRoots(env: NodeJS.ProcessEnv, home: string): string[] {

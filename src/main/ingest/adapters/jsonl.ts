@@ -9,7 +9,7 @@
 // is a tree, and then each new entry (or leaf line) moves the active leaf, as in pi.
 import { isAbsolute, join } from 'node:path';
 import type { EntryKind, Role } from '../../../shared/types.js';
-import type { Adapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../types.js';
+import type { LineAdapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../types.js';
 import { LineError } from '../types.js';
 
 type Json = Record<string, unknown>;
@@ -222,7 +222,7 @@ export class JsonlParser implements LineParser {
   }
 }
 
-export const jsonlAdapter: Adapter = {
+export const jsonlAdapter: LineAdapter = {
   kind: 'jsonl',
   defaultRoots(env, home) {
     // XDG: only an absolute XDG_DATA_HOME counts; otherwise the spec's default ~/.local/share.

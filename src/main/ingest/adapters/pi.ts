@@ -18,7 +18,7 @@
 // - After each entry the parser sends the leaf it implies (pi's leaf is the newest entry), only
 //   when it changed. A `leaf` entry type (targetId) is honoured too, for forward compatibility.
 import { join } from 'node:path';
-import type { Adapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../types.js';
+import type { LineAdapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../types.js';
 import { LineError } from '../types.js';
 import { isObject, parseTs, preview, sessionIdFromPath, str, SUMMARY_MAX, titleFromText, type Json } from './pi-content.js';
 import { entryResult, type Draft, type EntryResult } from './pi-records.js';
@@ -213,7 +213,7 @@ function expandHome(dir: string, home: string): string {
   return dir.startsWith('~/') ? join(home, dir.slice(2)) : dir;
 }
 
-export const piAdapter: Adapter = {
+export const piAdapter: LineAdapter = {
   kind: 'pi',
   defaultRoots(env, home) {
     const agentDir = env.PI_CODING_AGENT_DIR;

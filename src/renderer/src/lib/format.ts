@@ -5,6 +5,7 @@ export const SOURCE_LABEL: Record<SourceKind, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   pi: 'pi',
+  gemini: 'Gemini CLI',
   jsonl: 'Imported',
 };
 
