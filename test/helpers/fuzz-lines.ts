@@ -41,10 +41,11 @@ export const JSONL_SAMPLE: readonly string[] = [
 ].map((l) => JSON.stringify(l));
 
 /** The line adapter of a kind (the fuzzed corpora are all of line-by-line formats). */
-export function lineAdapter(kind: SourceKind): LineAdapter {
+export function lineAdapter(kind: SourceKind): Pick<LineAdapter, 'kind' | 'createParser'> {
   const adapter = ADAPTERS.get(kind);
-  if (!adapter || adapter.createReader) throw new Error(`no line adapter for ${kind}`);
-  return adapter;
+  const createParser = adapter?.createParser?.bind(adapter);
+  if (!adapter || !createParser) throw new Error(`no line adapter for ${kind}`);
+  return { kind: adapter.kind, createParser };
 }
 
 /** One corpus per adapter, from the real fixtures (jsonl: the sample above). */
@@ -69,6 +70,16 @@ export function corpora(): Corpus[] {
       kind: 'pi',
       file: '/home/u/.pi/agent/sessions/--home-u-proj--/2025-11-20T23-33-50-805Z_e703a1a9-1b7b-4fb1-b512-c9738b1fe617.jsonl',
       lines: fixtureLines('pi/pi-mono-before-compaction-v1-excerpt.jsonl'),
+    },
+    {
+      kind: 'gemini',
+      file: '/home/u/.gemini/tmp/proj/chats/session-2026-04-29T21-39-gemini_s.jsonl',
+      lines: fixtureLines('gemini/agent-sessions-jsonl_v040.jsonl'),
+    },
+    {
+      kind: 'copilot',
+      file: '/home/u/.copilot/session-state/aaaabbbb-1111-2222-3333-ccccddddeeee/events.jsonl',
+      lines: [...fixtureLines('copilot/agent-sessions-small.jsonl'), ...fixtureLines('copilot/agent-sessions-schema_drift.jsonl')],
     },
     { kind: 'jsonl', file: '/home/u/.local/share/throughline/import/sample.jsonl', lines: [...JSONL_SAMPLE] },
   ];

@@ -23,9 +23,11 @@ export function badOp(op: IngestOp): string | null {
     for (const k of ['createdAt', 'updatedAt', 'titleRank'] as const) if (!optTime(m[k])) return `meta.${k} must be a finite number`;
     return null;
   }
-  if (op.op !== 'entry') return `unknown op ${JSON.stringify((op as { op: unknown }).op)}`;
+  if (op.op === 'drop') return typeof op.sourceId === 'string' ? null : 'drop.sourceId must be a string';
+  if (op.op !== 'entry' && op.op !== 'record') return `unknown op ${JSON.stringify((op as { op: unknown }).op)}`;
   const e = op.entry;
-  if (!Number.isSafeInteger(e.seq) || e.seq < 0) return 'entry.seq must be an integer >= 0';
+  if (op.op === 'entry' && (!Number.isSafeInteger(op.entry.seq) || op.entry.seq < 0)) return 'entry.seq must be an integer >= 0';
+  if (op.op === 'record' && typeof op.entry.sourceId !== 'string') return 'record.sourceId must be a string';
   if (!ROLES.includes(e.role)) return `entry.role ${JSON.stringify(e.role)}`;
   if (!KINDS.includes(e.kind)) return `entry.kind ${JSON.stringify(e.kind)}`;
   if (typeof e.text !== 'string') return 'entry.text must be a string';
@@ -66,7 +68,16 @@ export function feedChecked(parser: LineParser, line: string, lineNo: number): L
 /** What a folded entry list says, independent of numbering: role, kind and text of each entry. */
 export function entryTexts(ops: readonly IngestOp[]): string[] {
   const bySeq = new Map<string, string>();
-  for (const op of ops) if (op.op === 'entry') bySeq.set(`${op.conv}\u0000${op.entry.seq}`, `${op.entry.role}/${op.entry.kind}: ${op.entry.text}`);
+  for (const op of ops) {
+    if (op.op === 'entry') bySeq.set(`${op.conv}\u0000${op.entry.seq}`, `${op.entry.role}/${op.entry.kind}: ${op.entry.text}`);
+    else if (op.op === 'record') bySeq.set(`${op.conv}\u0000r:${op.entry.sourceId}`, `${op.entry.role}/${op.entry.kind}: ${op.entry.text}`);
+    else if (op.op === 'drop') {
+      for (const key of [...bySeq.keys()]) {
+        const id = key.slice(key.indexOf('\u0000r:') + 3);
+        if (key.startsWith(`${op.conv}\u0000r:`) && (id === op.sourceId || (op.parts && id.startsWith(`${op.sourceId}#`)))) bySeq.delete(key);
+      }
+    }
+  }
   return [...bySeq.values()].sort();
 }
 

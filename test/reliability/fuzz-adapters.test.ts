@@ -87,6 +87,6 @@ describe('adapter fuzzing', () => {
     }
     expect(db.prepare('SELECT count(*) FROM entries').pluck().get()).toBeGreaterThan(50);
     // Each line adapter got at least 1000 cases (reported in docs/reliability.md); documents: fuzz-documents.test.ts.
-    for (const [kind, adapter] of ADAPTERS) if (!adapter.createReader) expect(counted[kind] ?? 0).toBeGreaterThanOrEqual(RUNS.crash + RUNS.retain);
+    for (const [kind, adapter] of ADAPTERS) if (adapter.createParser) expect(counted[kind] ?? 0).toBeGreaterThanOrEqual(RUNS.crash + RUNS.retain);
   });
 });

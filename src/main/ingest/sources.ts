@@ -5,6 +5,7 @@ import type { SourceKind } from '../../shared/types.js';
 import { SOURCE_KINDS } from '../../shared/types.js';
 import { claudeCodeAdapter } from './adapters/claude-code.js';
 import { codexAdapter } from './adapters/codex.js';
+import { copilotAdapter } from './adapters/copilot.js';
 import { geminiAdapter } from './adapters/gemini.js';
 import { jsonlAdapter } from './adapters/jsonl.js';
 import { piAdapter } from './adapters/pi.js';
@@ -16,6 +17,7 @@ export const ADAPTERS: ReadonlyMap<SourceKind, Adapter> = new Map<SourceKind, Ad
   ['claude-code', claudeCodeAdapter],
   ['codex', codexAdapter],
   ['gemini', geminiAdapter],
+  ['copilot', copilotAdapter],
   ['jsonl', jsonlAdapter],
 ]);
 

@@ -24,7 +24,7 @@ const RANK = { summary: 2, prompt: 1 } as const;
 const RESULTS_CAP = 300;
 
 export interface GeminiState {
-  v: 1;
+  v: 'gemini-1';
   key?: string;
   announced?: boolean;
   titleRank: number;
@@ -37,10 +37,10 @@ export interface GeminiState {
 }
 
 export function restoreGeminiState(raw: unknown): GeminiState {
-  if (isObject(raw) && raw.v === 1 && typeof raw.titleRank === 'number' && isObject(raw.msgs) && isObject(raw.results)) {
+  if (isObject(raw) && raw.v === 'gemini-1' && typeof raw.titleRank === 'number' && isObject(raw.msgs) && isObject(raw.results)) {
     return structuredClone(raw) as unknown as GeminiState;
   }
-  return { v: 1, titleRank: 0, msgs: {}, results: {} };
+  return { v: 'gemini-1', titleRank: 0, msgs: {}, results: {} };
 }
 
 type Draft = Omit<SourcedRecord, 'sourceId'>;

@@ -29,7 +29,13 @@ class GeminiLineParser implements LineParser {
     const obj = parseJsonObject(text);
     if (typeof obj === 'string') throw new LineError(`gemini: ${obj}`);
     this.book.ops = [];
-    record(this.book, obj);
+    try {
+      record(this.book, obj);
+    } catch (err) {
+      // A record nested deeper than the stack allows (JSON.parse takes it, hashing it does not).
+      if (err instanceof RangeError) throw new LineError(`gemini: record nested too deeply (${err.message})`);
+      throw err;
+    }
     return this.book.ops;
   }
 }

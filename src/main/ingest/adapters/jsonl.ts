@@ -69,8 +69,17 @@ function clip(text: string, max: number): string {
   return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** A state this parser wrote: only its own keys, each conversation with its counters (another adapter's is not). */
 function loadState(raw: unknown): JsonlState {
-  if (isObject(raw) && isObject(raw.convs)) return raw as unknown as JsonlState;
+  const own = (v: unknown) => isObject(v) && typeof v.seq === 'number' && typeof v.titleRank === 'number' && typeof v.tree === 'boolean';
+  if (
+    isObject(raw) &&
+    isObject(raw.convs) &&
+    Object.keys(raw).every((k) => k === 'current' || k === 'convs') &&
+    Object.values(raw.convs).every(own)
+  ) {
+    return raw as unknown as JsonlState;
+  }
   return { convs: {} };
 }
 
