@@ -329,7 +329,10 @@ export interface ConversationDetail {
 export interface IndexStatus {
   db: string;
   schemaVersion: number;
+  /** Conversations a person lists: sub-agent conversations are counted apart. */
   conversations: number;
+  subagents: number;
+  /** Every stored entry, sub-agents' included. */
   entries: number;
   files: number;
   missingFiles: number;

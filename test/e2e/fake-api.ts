@@ -28,7 +28,7 @@ export function fakeApi(total: number, options: { indexing?: boolean } = {}): { 
   const listCalls: { offset: number; limit: number }[] = [];
   const settings: Settings = { autoRecall: true, sensitivity: 'balanced', scope: 'workspace', pins: {}, sources: [], tokens: [], exclusions: [] };
   const status: IndexStatus = {
-    db: '/tmp/fake.sqlite', schemaVersion: 1, conversations: total, entries: total * 40, files: total, missingFiles: 0,
+    db: '/tmp/fake.sqlite', schemaVersion: 1, conversations: total, subagents: 0, entries: total * 40, files: total, missingFiles: 0,
     errors: [], errorCount: 0, lastIndexedAt: Date.now(), indexing: null, socket: null,
   };
   if (options.indexing) {

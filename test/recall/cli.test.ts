@@ -1,8 +1,7 @@
 // The CLI contract of ../shared/eval/README.md: suggest --json and search --json.
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/main/cli/command.js';
-import { UsageError } from '../../src/main/cli/command.js';
-import { recallCommands } from '../../src/main/cli/recall-commands.js';
+import { main } from '../../src/main/cli/main.js';
 import { buildIndex, filler, tmpDir } from './helpers.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -10,8 +9,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   let out = '';
   let err = '';
   const io: CliIO = { out: (t) => void (out += t), err: (t) => void (err += t), isTTY: false, env: { HOME: home, XDG_CONFIG_HOME: home } };
-  const cmd = recallCommands.find((c) => c.name === args[0])!;
-  const code = await cmd.run(args.slice(1), io);
+  const code = await main(args, io);
   return { code, out, err };
 }
 
@@ -63,13 +61,14 @@ describe('throughline suggest / search / read / inspect / history', () => {
     expect(h.text).toMatch(/^Handoff written to conversation \d+ \(after entry #1, the last one indexed so far\)/);
   });
 
-  it('usage errors are UsageErrors; an unknown conversation exits 1', async () => {
+  it('usage errors exit 2 with one line naming the command; an unknown conversation exits 1', async () => {
     const { file } = index();
-    await expect(run(['suggest', '--db', file, '--strategy', 'magic', '--', 'x'])).rejects.toBeInstanceOf(UsageError);
-    await expect(run(['search', '--db', file, '--limit', '99', '--', 'x'])).rejects.toBeInstanceOf(UsageError);
-    await expect(run(['suggest', '--db', file])).rejects.toBeInstanceOf(UsageError);
+    const magic = await run(['suggest', '--db', file, '--strategy', 'magic', '--', 'x']);
+    expect([magic.code, magic.err]).toEqual([2, 'throughline suggest: --strategy is one of default, signals, salient (see `throughline suggest --help`)\n']);
+    expect((await run(['search', '--db', file, '--limit', '99', '--', 'x'])).code).toBe(2);
+    expect((await run(['suggest', '--db', file])).err).toMatch(/^throughline suggest: TEXT is missing/);
     const r = await run(['read', '--db', file, 'no-such-conversation']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/No conversation/);
+    expect(r.err).toBe('throughline read: No conversation "no-such-conversation" in the index.\n');
   });
 });

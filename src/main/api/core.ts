@@ -9,6 +9,7 @@ import { ADAPTERS, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
 import { openDb, type Db } from '../store/db.js';
 import { createReader } from '../store/read.js';
+import { indexCounts } from '../store/stats.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore } from '../settings.js';
 import { createExclusionMatcher } from '../privacy.js';
@@ -94,10 +95,8 @@ export function createCore(options: CoreOptions): Core {
     return {
       db: options.dbPath,
       schemaVersion: db.pragma('user_version', { simple: true }) as number,
-      conversations: one('SELECT count(*) FROM conversations'),
-      entries: one('SELECT coalesce(sum(entry_count), 0) FROM conversations') /* count(*) over entries is a full scan */,
-      files: one('SELECT count(*) FROM source_files'),
-      missingFiles: one("SELECT count(*) FROM source_files WHERE status = 'missing'"),
+      // The same counts as `throughline index` and `stats` (store/stats.ts).
+      ...indexCounts(db),
       errors: db.prepare('SELECT path, line, reason, at FROM ingest_errors ORDER BY id DESC LIMIT 50').all() as IndexStatus['errors'],
       errorCount: one('SELECT count(*) FROM ingest_errors'),
       lastIndexedAt: (db.prepare('SELECT max(indexed_at) FROM source_files').pluck().get() as number | null) ?? null,

@@ -1,7 +1,9 @@
 // `throughline serve | mcp | hook | install | uninstall | activity`: the agent side of the CLI.
 // Each command loads its modules on demand, so the hook (run on every prompt) pays for little.
 import path from 'node:path';
-import { dbPathFrom, intFlag, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+import { dbPathFrom, intFlag, parseFlags, printJson, rawOut, UsageError, type CliIO, type Command } from './command.js';
+import { forPerson } from './human.js';
+import { colorEnabled, columns, createPaint, escapeControls } from './terminal.js';
 
 
 export const serveCommand: Command = {
@@ -113,7 +115,8 @@ $XDG_STATE_HOME/throughline/hook.log and it exits 0.
       const stdin = await readStdin(1024 * 1024);
       const { runClaudeHook } = await import('../integrations/claude-hook.js');
       const out = await runClaudeHook(stdin, { dbPath: dbPathFrom(values, io.env), socketPath: values.socket, env: io.env }, log);
-      if (out) io.out(out);
+      // JSON for Claude Code: exactly as built (JSON escapes what it must), never re-escaped.
+      if (out) rawOut(io)(out);
     } catch (err) {
       log(`hook: ${(err as Error).stack ?? String(err)}`);
     }
@@ -200,10 +203,22 @@ conversations returned and the size of the answer. --limit N (1–1000, default 
         return 0;
       }
       if (!items.length) io.out('No agent activity yet.\n');
-      for (const a of items) {
-        const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
-        const convs = a.conversations.length ? ` → ${a.conversations.join(', ')}` : '';
-        io.out(`${when}  ${a.client.padEnd(12)} ${a.method.padEnd(20)} ${a.params}${convs}  ${a.bytes} B\n`);
+      else if (forPerson(io, values.json)) {
+        // Aligned columns; the client name and params are the agents' own text: escaped.
+        const paint = createPaint(colorEnabled(io.env, true));
+        const rows = [['time (UTC)', 'client', 'method', 'answer', 'conversations', 'asked'].map((h) => paint.dim(h))];
+        for (const a of items) {
+          const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
+          const convs = a.conversations.length ? a.conversations.map((c) => `#${c}`).join(' ') : '';
+          rows.push([paint.dim(when), escapeControls(a.client), paint.label(escapeControls(a.method)), `${a.bytes.toLocaleString('en-US')} B`, convs, escapeControls(a.params.replace(/\s+/g, ' '))]);
+        }
+        rawOut(io)(columns(rows, [3]).join('\n') + '\n');
+      } else {
+        for (const a of items) {
+          const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
+          const convs = a.conversations.length ? ` → ${a.conversations.join(', ')}` : '';
+          io.out(`${when}  ${a.client.padEnd(12)} ${a.method.padEnd(20)} ${a.params}${convs}  ${a.bytes} B\n`);
+        }
       }
       return 0;
     } finally {

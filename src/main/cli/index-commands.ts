@@ -1,12 +1,14 @@
 // `throughline index` and `throughline stats`.
 import fs from 'node:fs';
-import { createIndexer, type ScanProgress } from '../ingest/scan.js';
+import { createIndexer, type ScanProgress, type ScanStats } from '../ingest/scan.js';
 import { ADAPTERS, defaultSources, parseSource } from '../ingest/sources.js';
 import { openDb } from '../store/db.js';
-import { indexStats } from '../store/stats.js';
+import { countChanges, countSnapshot, indexCounts, indexStats, type CountChanges, type IndexCounts, type IndexStats } from '../store/stats.js';
 import { createExclusionMatcher } from '../privacy.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
-import { dbPathFrom, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+import { dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
+import { forPerson } from './human.js';
+import { colorEnabled, columns, createPaint, escapeControls, type Paint } from './terminal.js';
 
 const MB = 1024 * 1024;
 
@@ -33,7 +35,10 @@ Indexes new and grown session files; unchanged files are not read again.
                       $COPILOT_HOME/session-state), and Throughline's import folder.
   --rebuild           delete the index and build it again from the agents' files
   --db FILE           the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)
-  --json              print one JSON object: files, conversations, entries, bytes, skippedLines, errors, ms
+  --json              print one JSON object: what the index holds after the run (conversations,
+                      subagents, entries, files: the counts \`stats\` shows) and what the run changed
+                      (changed: files read, conversations new/updated/removed, entries), bytes,
+                      skippedLines, missing, errors, ms
 `,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values } = parseFlags(args, { source: { type: 'string', multiple: true }, rebuild: { type: 'boolean' } });
@@ -43,6 +48,9 @@ Indexes new and grown session files; unchanged files are not read again.
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
+    // Folders named with --source that do not exist are a mistake worth an exit code; the agents'
+    // default folders that do not exist are just agents this person does not use.
+    const absent = values.source?.length ? sources.filter((s) => !fs.existsSync(s.root)) : [];
     const file = dbPathFrom(values, io.env);
     // A rebuild is built beside the index and replaces it only once complete: a rebuild that fails
     // (a full disk, a kill) leaves the old index as it was instead of half of a new one.
@@ -51,37 +59,34 @@ Indexes new and grown session files; unchanged files are not read again.
     const gone = values.rebuild ? goneConversations(file) : 0;
     const db = openDb(target);
     let built = false;
+    let report: string | null = null;
     try {
       const showProgress = io.isTTY && !values.json;
       const excluded = createExclusionMatcher(createSettingsStore(defaultSettingsPath(io.env)).get().exclusions);
+      const before = countSnapshot(db);
       const stats = createIndexer(db, ADAPTERS, { excluded }).scan(sources, {
-        onProgress: showProgress ? (p) => io.err(progressLine(p)) : undefined,
+        onProgress: showProgress ? (p) => rawErr(io)(progressLine(p)) : undefined,
       });
       if (showProgress) io.err('\n');
+      // What the index holds after the run and what the run changed in it (never the parser's
+      // operations, which count a re-read file's entries again): the counts `stats` and the UI show.
+      const counts = indexCounts(db);
+      const changed = countChanges(before, countSnapshot(db));
       if (values.json) {
         printJson(io, {
-          files: stats.files,
-          parsedFiles: stats.parsedFiles,
-          conversations: stats.conversations,
-          entries: stats.entries,
+          conversations: counts.conversations,
+          subagents: counts.subagents,
+          entries: counts.entries,
+          files: counts.files,
+          changed: { files: stats.parsedFiles, conversations: changed.conversations, entries: changed.entries },
           bytes: stats.bytes,
           skippedLines: stats.skippedLines,
           missing: stats.missing,
           errors: stats.errors,
+          ...(absent.length ? { absentSources: absent.map((s) => s.root) } : {}),
           ms: stats.ms,
         });
-      } else {
-        const rate = stats.ms > 0 ? stats.bytes / MB / (stats.ms / 1000) : 0;
-        io.out(
-          `Indexed ${stats.parsedFiles} of ${stats.files} files: ${stats.conversations} conversations, ${stats.entries} entries, ` +
-            `${(stats.bytes / MB).toFixed(1)} MB in ${stats.ms} ms (${rate.toFixed(1)} MB/s).\n`,
-        );
-        if (stats.missing) io.out(`${stats.missing} session files are gone; their conversations are kept.\n`);
-        if (stats.skippedLines || stats.errors.length) {
-          io.out(`${stats.skippedLines} lines skipped. Problems:\n`);
-          for (const e of stats.errors.slice(0, 20)) io.out(`  ${e.path}${e.line ? `:${e.line}` : ''}: ${e.reason}\n`);
-        }
-      }
+      } else report = indexReport(stats, counts, changed);
       built = true;
     } finally {
       db.close();
@@ -90,14 +95,41 @@ Indexes new and grown session files; unchanged files are not read again.
         else removeIndex(target);
       }
     }
+    if (report) io.out(report);
     if (gone) io.err(`throughline index: the old index held ${gone} conversation(s) whose session files are gone; the rebuilt one cannot have them.\n`);
-    // Folders named with --source that do not exist are a mistake worth an exit code; the agents'
-    // default folders that do not exist are just agents this person does not use.
-    const absent = values.source?.length ? sources.filter((s) => !fs.existsSync(s.root)) : [];
-    for (const s of absent) io.err(`throughline index: ${s.root} does not exist; nothing was indexed from it (what was indexed from it before is kept).\n`);
+    if (!values.json) {
+      for (const s of absent) io.err(`throughline index: ${s.root} does not exist; nothing was indexed from it (what was indexed from it before is kept).\n`);
+    }
     return absent.length ? 1 : 0;
   },
 };
+
+const n = (x: number) => x.toLocaleString('en-US');
+const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
+
+/** What a person reads after `index`: what changed, then what the index holds (the counts `stats` shows). */
+function indexReport(stats: ScanStats, counts: IndexCounts, changed: CountChanges): string {
+  const holds = `The index holds ${plural(counts.conversations, 'conversation')}${counts.subagents ? ` (and ${plural(counts.subagents, 'sub-agent conversation')})` : ''}, ${plural(counts.entries, 'entry', 'entries')}.`;
+  const lines: string[] = [];
+  if (stats.parsedFiles === 0) lines.push(`Nothing new: ${plural(stats.files, 'session file')} unchanged. ${holds}`);
+  else {
+    const rate = stats.ms > 0 ? stats.bytes / MB / (stats.ms / 1000) : 0;
+    const c = changed.conversations;
+    const what = [c.new ? `${n(c.new)} new` : '', c.updated ? `${n(c.updated)} updated` : '', c.removed ? `${n(c.removed)} removed` : ''].filter(Boolean);
+    const total = c.new + c.updated + c.removed;
+    const conversations = total ? `${what.join(', ')} ${total === 1 ? 'conversation' : 'conversations'}` : 'no conversation changed';
+    const entries = changed.entries ? `, ${changed.entries > 0 ? '+' : '−'}${plural(Math.abs(changed.entries), 'entry', 'entries')}` : '';
+    const read = `${(stats.bytes / MB).toFixed(1)} MB in ${n(stats.ms)} ms, ${rate.toFixed(1)} MB/s`;
+    lines.push(`Read ${plural(stats.parsedFiles, 'new or grown file')} of ${n(stats.files)} (${read}): ${conversations}${entries}.`);
+    lines.push(holds);
+  }
+  if (stats.missing) lines.push(`${plural(stats.missing, 'session file')} ${stats.missing === 1 ? 'is' : 'are'} gone; their conversations are kept.`);
+  if (stats.skippedLines || stats.errors.length) {
+    lines.push(`${plural(stats.skippedLines, 'line')} skipped. Problems:`);
+    for (const e of stats.errors.slice(0, 20)) lines.push(`  ${e.path}${e.line ? `:${e.line}` : ''}: ${e.reason}`);
+  }
+  return lines.join('\n') + '\n';
+}
 
 function removeIndex(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
@@ -133,7 +165,8 @@ export const statsCommand: Command = {
   summary: 'what the index holds',
   help: `Usage: throughline stats [--db FILE] [--json]
 
-Prints the number of conversations (by agent), entries, files, missing files, recorded errors and the index size.
+Prints the number of conversations (by agent; sub-agent conversations apart), entries, files, missing
+files, recorded errors and the index size: the counts \`index\` reports and the UI shows.
 `,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values } = parseFlags(args, {});
@@ -142,10 +175,13 @@ Prints the number of conversations (by agent), entries, files, missing files, re
     try {
       const stats = indexStats(db, file);
       if (values.json) printJson(io, stats);
+      else if (forPerson(io, values.json)) rawOut(io)(statsForPerson(createPaint(colorEnabled(io.env, true)), file, stats));
       else {
         io.out(`Index ${file} (${(stats.bytes / MB).toFixed(1)} MB, schema ${stats.schemaVersion})\n`);
-        io.out(`${stats.conversations} conversations, ${stats.entries} entries, ${stats.files} files (${stats.missingFiles} missing)\n`);
-        for (const [source, n] of Object.entries(stats.bySource)) io.out(`  ${source.padEnd(12)} ${n}\n`);
+        io.out(
+          `${stats.conversations} conversations${stats.subagents ? ` (and ${stats.subagents} sub-agent conversations)` : ''}, ${stats.entries} entries, ${stats.files} files (${stats.missingFiles} missing)\n`,
+        );
+        for (const [source, count] of Object.entries(stats.bySource)) io.out(`  ${source.padEnd(12)} ${count}\n`);
         io.out(`${stats.errors} ingest problems recorded${stats.lastIndexedAt ? `; last indexed ${new Date(stats.lastIndexedAt).toISOString()}` : ''}\n`);
       }
       return 0;
@@ -154,3 +190,16 @@ Prints the number of conversations (by agent), entries, files, missing files, re
     }
   },
 };
+
+function statsForPerson(paint: Paint, file: string, stats: IndexStats): string {
+  const rows = [
+    [paint.label('Index'), `${escapeControls(file)} ${paint.dim(`(${(stats.bytes / MB).toFixed(1)} MB, schema ${stats.schemaVersion})`)}`],
+    [paint.label('Conversations'), `${n(stats.conversations)}${stats.subagents ? paint.dim(` and ${plural(stats.subagents, 'sub-agent conversation')}`) : ''}`],
+    ...Object.entries(stats.bySource).map(([source, count]) => [paint.dim(`  ${source}`), n(count)]),
+    [paint.label('Entries'), n(stats.entries)],
+    [paint.label('Session files'), `${n(stats.files)}${stats.missingFiles ? paint.dim(` (${n(stats.missingFiles)} gone, their conversations kept)`) : ''}`],
+    [paint.label('Problems'), stats.errors ? paint.warn(`${plural(stats.errors, 'skipped line or file')} (the app's Index status lists them)`) : 'none'],
+    [paint.label('Last indexed'), stats.lastIndexedAt ? new Date(stats.lastIndexedAt).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : 'never'],
+  ];
+  return columns(rows).join('\n') + '\n';
+}

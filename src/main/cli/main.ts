@@ -1,10 +1,15 @@
 // `throughline COMMAND ...`: dispatches to the commands, turns errors into messages and exit codes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../package-root.js';
+import { RecallError } from '../recall/errors.js';
 import { StoreError } from '../store/db.js';
-import { UsageError, type CliIO, type Command } from './command.js';
+import { CliError, type CliIO, type Command } from './command.js';
 import { indexCommand, statsCommand } from './index-commands.js';
 import { agentCommands } from './agent-commands.js';
 import { forgetCommand } from './privacy-commands.js';
 import { recallCommands } from './recall-commands.js';
+import { escapeControls } from './terminal.js';
 
 const COMMANDS: Command[] = [indexCommand, statsCommand, ...recallCommands, forgetCommand, ...agentCommands];
 
@@ -13,8 +18,18 @@ function usage(): string {
   return (
     'Usage: throughline COMMAND [options]\n\nCommands:\n' +
     COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
-    '\n\nRun `throughline COMMAND --help` for a command’s options.\n'
+    '\n\nRun `throughline COMMAND --help` for a command’s options, `throughline --version` for the version.\n'
   );
+}
+
+export function version(): string {
+  return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** `--json` among the options (not after `--`, where it would be part of a query). */
+function wantsJson(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
 }
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
@@ -23,9 +38,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.out(usage());
     return name ? 0 : 2;
   }
+  if (name === '--version') {
+    io.out(`throughline ${version()}\n`);
+    return 0;
+  }
+  const json = wantsJson(args);
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.err(`throughline: unknown command "${name}"\n\n${usage()}`);
+    if (json) return fail(io, null, true, new CliError('usage', `unknown command "${name}"`, 2, { commands: COMMANDS.map((c) => c.name) }));
+    io.err(escapeControls(`throughline: unknown command "${name}"\n\n`) + usage());
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {
@@ -36,27 +57,65 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       return 0;
     }
   }
+  // Everything a command writes as text has its control characters escaped (transcripts, titles,
+  // workspaces and client names are data from elsewhere); JSON and pre-escaped text use io.raw.
+  const safe: CliIO = {
+    ...io,
+    out: (t) => io.out(escapeControls(t)),
+    err: (t) => io.err(escapeControls(t)),
+    raw: io.raw ?? { out: io.out, err: io.err },
+  };
   try {
-    return await command.run(args, io);
+    return await command.run(args, safe);
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.err(`throughline ${name}: ${err.message}\nRun \`throughline ${name} --help\` for usage.\n`);
-      return 2;
-    }
-    if (err instanceof StoreError) {
-      io.err(`throughline ${name}: ${err.message}\n`);
-      return 1;
-    }
-    io.err(`throughline ${name}: ${(err as Error).stack ?? String(err)}\n`);
-    return 1;
+    return fail(io, name, json, err);
   }
 }
 
+/** Reports an error as one line naming the command (or one JSON object on stderr), returns the exit code. */
+function fail(io: CliIO, name: string | null, json: boolean, err: unknown): number {
+  const known =
+    err instanceof CliError
+      ? err
+      : err instanceof RecallError
+        ? err.kind === 'invalid'
+          ? new CliError('usage', err.message, 2)
+          : new CliError(err.kind, err.message, 1)
+        : err instanceof StoreError
+          ? new CliError(err.kind, err.message, 1)
+          : null;
+  const prefix = name ? `throughline ${name}` : 'throughline';
+  if (json) {
+    const e = known ?? new CliError('internal', (err as Error)?.message ?? String(err), 1);
+    io.err(JSON.stringify({ error: { command: name, kind: e.kind, message: e.message, ...e.data } }) + '\n');
+    return e.exitCode;
+  }
+  if (!known) {
+    io.err(escapeControls(`${prefix}: ${(err as Error)?.stack ?? String(err)}`) + '\n');
+    return 1;
+  }
+  const hint = known.kind === 'usage' && name ? ` (see \`throughline ${name} --help\`)` : '';
+  io.err(escapeControls(`${prefix}: ${known.message}`) + hint + '\n');
+  return known.exitCode;
+}
+
+/** A reader that went away (`| head -1`, `| true`) ends the command quietly: nothing more to say. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
 function processIO(): CliIO {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   return {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    out: (t) => void process.stdout.write(t),
+    err: (t) => void process.stderr.write(t),
     isTTY: Boolean(process.stderr.isTTY),
+    outTTY: Boolean(process.stdout.isTTY),
+    columns: process.stdout.columns,
     env: process.env,
   };
 }

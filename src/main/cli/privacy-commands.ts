@@ -3,7 +3,7 @@ import { createForgetter, type Forgotten } from '../store/forget.js';
 import { createReader } from '../store/read.js';
 import { writeTransaction } from '../store/write-lock.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
-import { openIndex, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+import { CliError, openIndex, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
 
 export const forgetCommand: Command = {
   name: 'forget',
@@ -39,8 +39,7 @@ The agents' own files are never touched.
           result = forgetter.forget(conversation.id, result);
         })();
       } else {
-        io.err(`throughline forget: no conversation or workspace "${target}" in the index.\n`);
-        return 1;
+        throw new CliError('not-found', `no conversation or workspace "${target}" in the index`);
       }
       const settings = createSettingsStore(defaultSettingsPath(io.env));
       const exclusions = settings.get().exclusions;

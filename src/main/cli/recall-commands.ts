@@ -1,9 +1,12 @@
 // `throughline suggest | search | read | inspect | history`: the recall engine from a shell.
-// `--json` prints the api result objects (the eval and scripts read them); a terminal gets text.
+// `--json` prints the api result objects (the eval and scripts read them); off a terminal the agents'
+// text (what the tools return); on a terminal, output for a person (human-recall.ts).
 import { Scope, Sensitivity, StrategyName } from '../../shared/api.js';
 import { formatSignals } from '../recall/pointer-block.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
 import { intFlag, parseFlags, printJson, type Command } from './command.js';
+import { createHuman, forPerson } from './human.js';
+import { inspectForPerson, readForPerson, searchForPerson, suggestForPerson } from './human-recall.js';
 import { historyCommand } from './recall-history.js';
 import { DB_HELP, dateFlag, enumFlag, textOf, withRecall } from './recall-shared.js';
 
@@ -56,6 +59,10 @@ ${DB_HELP}: {"suggestions", "block", "reason", …}
         store.operator().pins,
       );
       if (values.json) printJson(io, r);
+      else if (forPerson(io, values.json)) {
+        const human = createHuman(io, null);
+        human.write(suggestForPerson(human, r));
+      }
       else {
         io.out(`${r.strategy}, ${r.sensitivity}: ${r.reason}\n`);
         for (const s of r.suggestions) {
@@ -90,7 +97,7 @@ ${DB_HELP}: {"hits", "more", "relaxed", …}
       now: { type: 'string' },
     });
     const query = textOf(positionals, 'QUERY');
-    return withRecall(values, io, (recall) => {
+    return withRecall(values, io, (recall, db) => {
       const r = recall.recall({
         query,
         limit: intFlag(values.limit, 'limit', 1, 50),
@@ -99,7 +106,10 @@ ${DB_HELP}: {"hits", "more", "relaxed", …}
         includeSubagents: values.subagents,
       });
       if (values.json) printJson(io, { hits: r.hits, more: r.more, relaxed: r.relaxed, note: r.note, truncated: r.truncated });
-      else io.out(r.text + '\n');
+      else if (forPerson(io, values.json)) {
+        const human = createHuman(io, db, query);
+        human.write(searchForPerson(human, query, r));
+      } else io.out(r.text + '\n');
       return 0;
     });
   },
@@ -118,10 +128,14 @@ ${DB_HELP}
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { turns: { type: 'string' }, detail: { type: 'string' } });
     const ref = textOf(positionals, 'CONVERSATION');
+    const detail = enumFlag(values.detail, 'detail', ['summary', 'full'] as const);
     return withRecall(values, io, (recall) => {
-      const r = recall.read({ conversation_id: ref, turns: values.turns, detail: enumFlag(values.detail, 'detail', ['summary', 'full'] as const) });
+      const r = recall.read({ conversation_id: ref, turns: values.turns, detail });
       if (values.json) printJson(io, r);
-      else io.out(r.text + '\n');
+      else if (forPerson(io, values.json)) {
+        const human = createHuman(io, null);
+        human.write(readForPerson(human, r, detail ?? 'summary'));
+      } else io.out(r.text + '\n');
       return 0;
     });
   },
@@ -146,7 +160,7 @@ ${DB_HELP}
       limit: { type: 'string' },
     });
     const ref = textOf(positionals, 'CONVERSATION');
-    return withRecall(values, io, (recall) => {
+    return withRecall(values, io, (recall, db) => {
       const r = recall.inspect({
         conversation_id: ref,
         query: values.query,
@@ -155,7 +169,10 @@ ${DB_HELP}
         limit: intFlag(values.limit, 'limit', 1, 50),
       });
       if (values.json) printJson(io, r);
-      else io.out(r.text + '\n');
+      else if (forPerson(io, values.json)) {
+        const human = createHuman(io, db, values.query);
+        human.write(inspectForPerson(human, values.query, r));
+      } else io.out(r.text + '\n');
       return 0;
     });
   },

@@ -1,7 +1,15 @@
 // `throughline history search|read|handoff`: the history tools for one conversation, from a shell.
 import type { HistoryReadParams } from '../../shared/api.js';
 import { intFlag, parseFlags, printJson, UsageError, type Command } from './command.js';
+import { createHuman, forPerson } from './human.js';
+import { historyReadForPerson, historySearchForPerson } from './human-history.js';
 import { withRecall } from './recall-shared.js';
+
+const SUBCOMMANDS: [string, string][] = [
+  ['search', 'search the conversation’s entries before its context boundary'],
+  ['read', 'read entries: --items, a range (--from/--to, --cursor) or --tail'],
+  ['handoff', 'start the agent’s context afresh from a note (TEXT), keeping what came before searchable'],
+];
 
 export const historyCommand: Command = {
   name: 'history',
@@ -31,16 +39,27 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
       count: { type: 'string' },
     });
     const [sub, ...rest] = positionals;
+    if (!sub || !SUBCOMMANDS.some(([name]) => name === sub)) {
+      const what = sub ? `unknown subcommand "${sub}"` : 'which one?';
+      if (values.json) throw new UsageError(`history takes one of ${SUBCOMMANDS.map(([n]) => n).join(', ')} (${what})`, { subcommands: SUBCOMMANDS.map(([n]) => n) });
+      const width = Math.max(...SUBCOMMANDS.map(([n]) => n.length));
+      io.err(`throughline history: ${what}\n${SUBCOMMANDS.map(([n, d]) => `  ${n.padEnd(width)}  ${d}`).join('\n')}\nRun \`throughline history --help\` for their options.\n`);
+      return 2;
+    }
     const conversation = values.conversation;
-    if (!conversation) throw new UsageError('--conversation REF is required');
+    if (!conversation) throw new UsageError(`history ${sub} needs --conversation REF`);
     const MAX = Number.MAX_SAFE_INTEGER;
     if (sub === 'search') {
       const query = rest.join(' ').trim();
       if (!query) throw new UsageError('QUERY is missing (put it after --)');
-      return withRecall(values, io, (recall) => {
-        const r = recall.historySearch({ conversation, query, before: intFlag(values.before, 'before', 0, MAX), limit: intFlag(values.limit, 'limit', 1, 20) });
+      return withRecall(values, io, (recall, db) => {
+        const before = intFlag(values.before, 'before', 0, MAX);
+        const r = recall.historySearch({ conversation, query, before, limit: intFlag(values.limit, 'limit', 1, 20) });
         if (values.json) printJson(io, r);
-        else io.out(r.text + '\n');
+        else if (forPerson(io, values.json)) {
+          const human = createHuman(io, db, query);
+          human.write(historySearchForPerson(human, conversation, query, before, r));
+        } else io.out(r.text + '\n');
         return 0;
       });
     }
@@ -65,7 +84,10 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
       return withRecall(values, io, (recall) => {
         const r = recall.historyRead(params);
         if (values.json) printJson(io, r);
-        else io.out(r.text + '\n');
+        else if (forPerson(io, values.json)) {
+          const human = createHuman(io, null);
+          human.write(historyReadForPerson(human, conversation, r));
+        } else io.out(r.text + '\n');
         return 0;
       });
     }
@@ -84,6 +106,6 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
         true,
       );
     }
-    throw new UsageError('history takes search, read or handoff');
+    throw new UsageError(`unknown subcommand "${sub}"`);
   },
 };
