@@ -20,6 +20,7 @@ const METHOD_NAMES: Record<MethodName, true> = {
   'conversations.get': true,
   'conversations.entries': true,
   'conversations.workspaces': true,
+  'conversations.find': true,
   'settings.get': true,
   'settings.set': true,
   activity: true,

@@ -121,6 +121,10 @@ export const EntriesParams = z.object({
 export type EntriesParams = z.infer<typeof EntriesParams>;
 
 export const ConversationParams = z.object({ conversation_id: ConversationRef });
+
+/** conversations.find: entries of one conversation holding `query` (any case), for find in conversation. */
+export const FindParams = z.object({ conversation_id: ConversationRef, query: text(200).min(1) });
+export type FindParams = z.infer<typeof FindParams>;
 export type ConversationParams = z.infer<typeof ConversationParams>;
 
 export const Pins = z.object({
@@ -287,10 +291,14 @@ export interface ConversationListItem extends Conversation {
   snippet?: string;
   score?: number;
   entry?: number | null;
+  /** Without a summary: the start of the first assistant reply (markdown), for the row's second line. */
+  preview?: string;
 }
 export interface ListResult {
   total: number;
   items: ConversationListItem[];
+  /** A search: no conversation held every word, so these match some of them (recall's `relaxed`). */
+  relaxed?: boolean;
 }
 export interface EntriesResult {
   conversation: Conversation;
@@ -298,6 +306,11 @@ export interface EntriesResult {
   hasOlder: boolean;
   hasNewer: boolean;
   boundary: number | null;
+}
+export interface FindResult {
+  matches: { entry: number; count: number }[];
+  total: number;
+  truncated: boolean;
 }
 export interface WorkspaceItem {
   workspace: string;
@@ -341,6 +354,17 @@ export interface IndexStatus {
   lastIndexedAt: number | null;
   indexing: { active: boolean; filesDone: number; filesTotal: number; entries: number; bytes: number; rateMBps: number } | null;
   socket: string | null;
+  /** Every folder watched for session files, with how many files were indexed from it. */
+  folders: WatchedFolder[];
+}
+
+export interface WatchedFolder {
+  kind: SourceKind;
+  path: string;
+  /** false: the folder does not exist (that agent is not installed, or keeps its sessions elsewhere). */
+  found: boolean;
+  /** Session files in the index from under this folder. */
+  files: number;
 }
 
 export interface ActivityItem {
@@ -393,6 +417,7 @@ export const METHODS = {
   'conversations.get': ConversationParams,
   'conversations.entries': EntriesParams,
   'conversations.workspaces': WorkspacesParams,
+  'conversations.find': FindParams,
   'settings.get': EmptyParams,
   'settings.set': SettingsPatch,
   activity: ActivityParams,
@@ -416,6 +441,7 @@ export interface MethodResults {
   'conversations.get': ConversationDetail;
   'conversations.entries': EntriesResult;
   'conversations.workspaces': { items: WorkspaceItem[] };
+  'conversations.find': FindResult;
   'settings.get': Settings;
   'settings.set': Settings;
   activity: { items: ActivityItem[] };

@@ -52,7 +52,7 @@ suite('conversation browser (browser mode)', () => {
     const hit = rows.filter({ hasText: 'Rate limiting the search API with a token bucket' });
     const snippet = (await hit.locator('.row-preview').textContent())!;
     await hit.click();
-    await page.waitForURL(/#\/c\/\d+\?entry=\d+$/);
+    await page.waitForURL(/#\/c\/\d+\?entry=\d+&q=token\+bucket$/);
     await page.locator('.entry.revealed').waitFor();
     const revealed = (await page.locator('.entry.revealed').textContent())!.toLowerCase();
     expect(revealed).toMatch(/token bucket/);
@@ -150,7 +150,7 @@ suite('conversation browser (browser mode)', () => {
     await marker.waitFor();
     expect(await marker.locator('.marker-line').textContent()).toMatch(/^Handoff written, .* — the agent's context was not reset by it$/);
     // After the last entry: the agent has not written anything since.
-    expect(await page.locator('.entries > *').last().evaluate((el) => el.classList.contains('marker'))).toBe(true);
+    expect(await page.locator('.entries .entry, .entries .marker').last().evaluate((el) => el.classList.contains('marker'))).toBe(true);
     await marker.getByText('Show handoff note').click();
     expect(await marker.locator('.marker-body strong').textContent()).toBe('retry');
     await screenshot(page, 'transcript-handoff');
@@ -161,12 +161,17 @@ suite('conversation browser (browser mode)', () => {
     const { page } = await app.open({ hash: `#/c/${id}?entry=250` });
     await page.locator('.entry.revealed[data-seq="250"]').waitFor();
     const seqs = async () => page.locator('.entry').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))));
-    const first = (await seqs())[0]!;
-    expect(first).toBeGreaterThan(0);
-    // Scrolling to the top brings the earlier page in, and keeps the reader's place.
+    // Scrolling to the top brings the earlier page in, and keeps the reader's place: the first entry
+    // loaded (175, half a page before 250) stays where it was on screen as entries arrive above it.
+    const topOf = (seq: number) => page.locator(`.entry[data-seq="${seq}"]`).evaluate((el) => Math.round(el.getBoundingClientRect().top));
     await page.locator('.transcript').evaluate((el) => (el.scrollTop = 0));
-    await expect.poll(async () => (await seqs())[0]).toBeLessThan(first);
-    expect(await page.locator('.entry.revealed[data-seq="250"]').count()).toBe(1);
+    await page.locator('.entry[data-seq="175"]').waitFor();
+    const at = await topOf(175);
+    await expect.poll(() => page.locator('.transcript').evaluate((el) => el.scrollTop)).toBeGreaterThan(2000);
+    await page.waitForTimeout(300);
+    expect(Math.abs((await topOf(175)) - at)).toBeLessThan(4);
+    // Only what is in sight is in the page.
+    expect((await seqs()).length).toBeLessThan(40);
     await page.locator('.transcript').evaluate((el) => (el.scrollTop = el.scrollHeight));
     await expect.poll(async () => (await seqs()).at(-1)).toBe(299);
   });

@@ -39,10 +39,13 @@ suite('compose and settings (browser mode)', () => {
 
     const first = cards.filter({ hasText: 'Add a rate limiter to the payments webhook endpoint' });
     expect(await first.count()).toBe(1);
-    expect(Number(await first.locator('.score').textContent())).toBeGreaterThan(0);
+    // Why, in words; the numbers only in the detail line.
     const signals = await first.getByTestId('signal').allTextContents();
-    expect(signals.some((s) => s.startsWith('terms'))).toBe(true);
-    expect(signals.some((s) => s.startsWith('workspace'))).toBe(true);
+    expect(signals.some((s) => /^Shares \w/.test(s))).toBe(true);
+    expect(signals).toContain('Same workspace');
+    for (const s of signals) expect(s).not.toMatch(/\d\.\d|×|\(s\)/);
+    expect(Number((await first.locator('.score-detail summary').textContent())!.replace('Score ', ''))).toBeGreaterThan(0);
+    expect(await first.getByTestId('score-detail').textContent()).toMatch(/terms \+\d/);
 
     // The block shown is exactly the one the api hands an agent for the same message.
     const direct = (await app.core.api.suggest({ text: 'the token bucket rate limiter keeps answering 429 behind the proxy', workspace: LEDGER })) as SuggestResult;
@@ -56,7 +59,10 @@ suite('compose and settings (browser mode)', () => {
     const { page } = await app.open({ hash: '#/compose' });
     await page.getByLabel('Message', { exact: true }).fill('thanks, that is all for today');
     await expect.poll(() => page.getByTestId('suggest-reason').textContent()).toMatch(/Nothing would be suggested/);
-    expect((await page.locator('.result-reason').textContent())!.trim().length).toBeGreaterThan(3);
+    // A sentence for a person; the engine's own words and numbers behind "Details".
+    const sentence = (await page.locator('.result-reason').textContent())!.trim();
+    expect(sentence.length).toBeGreaterThan(3);
+    expect(sentence).not.toMatch(/\d|≥|×|\(s\)|df|salient/);
     expect(await page.getByTestId('suggestion').count()).toBe(0);
     expect(await page.getByTestId('pointer-block').count()).toBe(0);
   });
@@ -68,7 +74,7 @@ suite('compose and settings (browser mode)', () => {
     const card = page.getByTestId('suggestion').filter({ hasText: 'Move ledger search to SQLite FTS5' });
     await card.locator('.suggestion-title').click();
 
-    await page.waitForURL(/#\/c\/\d+\?entry=\d+$/);
+    await page.waitForURL(/#\/c\/\d+\?entry=\d+&q=[^&]+$/);
     const entry = Number(new URL(page.url()).hash.match(/entry=(\d+)/)![1]);
     const revealed = page.locator('.entry.revealed');
     await expect.poll(() => revealed.count()).toBe(1);
@@ -81,7 +87,15 @@ suite('compose and settings (browser mode)', () => {
       const r = el.getBoundingClientRect();
       return r.top >= 0 && r.bottom <= window.innerHeight + r.height / 2;
     })).toBe(true);
-    expect(await revealed.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => revealed.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The distinctive words are highlighted inside it, not the whole entry painted over.
+    const q = decodeURIComponent(new URL(page.url()).hash.match(/q=([^&]+)/)![1]!.replace(/\+/g, ' ')).toLowerCase().split(' ');
+    const hits = await revealed.locator('mark.hit').allTextContents();
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) expect(q.some((w) => h.toLowerCase().startsWith(w))).toBe(true);
+    const role = (await revealed.getAttribute('class'))!.match(/role-\w+/)![0];
+    const plain = page.locator(`.entry.is-message.${role}:not(.revealed)`).first();
+    expect(await revealed.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(await plain.evaluate((el) => getComputedStyle(el).backgroundColor));
     await screenshot(page, 'transcript-revealed');
   });
 

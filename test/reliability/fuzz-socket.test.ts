@@ -134,6 +134,7 @@ function validParams(a: number): Record<MethodName | 'auth', unknown[]> {
     'settings.get': [{}],
     'settings.set': [{ sensitivity: 'focused', scope: 'everywhere', pins: { maxHits: 3, tokenBudget: 300 } }],
     'conversations.workspaces': [{ limit: 10 }],
+    'conversations.find': [{ conversation_id: a, query: 'schema' }],
     activity: [{ limit: 10 }],
     'integrations.list': [{}],
     // Refused on the socket whatever the params (people only); never installed into this machine.

@@ -42,6 +42,14 @@ export interface Core {
   close(): void;
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function createCore(options: CoreOptions): Core {
   const env = options.env ?? process.env;
   const db = openDb(options.dbPath, { readonly: options.readonly, nativeBinding: options.nativeBinding });
@@ -104,7 +112,16 @@ export function createCore(options: CoreOptions): Core {
         ? { active: true, filesDone: progress.filesDone, filesTotal: progress.filesTotal, entries: progress.entries, bytes, rateMBps: secs > 0 ? bytes / 1048576 / secs : 0 }
         : null,
       socket: socketPath,
+      folders: sources().map((s) => ({ kind: s.kind, path: s.root, found: isDirectory(s.root), files: filesUnder(s.root) })),
     };
+  }
+
+  /** Indexed files below `root`: a range over the path index (the separator's next character ends it). */
+  const filesUnderStmt = db.prepare('SELECT count(*) FROM source_files WHERE path > @from AND path < @to').pluck();
+  function filesUnder(root: string): number {
+    const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/';
+    const base = root.endsWith(sep) ? root.slice(0, -1) : root;
+    return filesUnderStmt.get({ from: base + sep, to: base + String.fromCharCode(sep.charCodeAt(0) + 1) }) as number;
   }
 
   const api = createApi({ db, reader, writer, recall, settings, status, env });

@@ -5,7 +5,8 @@ import type { Conversation } from '../../shared/types.js';
 import type { Recall } from '../recall/index.js';
 import type { Db } from '../store/db.js';
 import { createActivityLog } from '../store/activity.js';
-import { listConversations, workspaces } from '../store/list.js';
+import { findInConversation } from '../store/find.js';
+import { firstReplies, listConversations, workspaces } from '../store/list.js';
 import type { Reader } from '../store/read.js';
 import type { Writer } from '../store/writer.js';
 import type { SettingsStore } from '../settings.js';
@@ -53,9 +54,18 @@ export function resumeCommand(c: Conversation): string | null {
 
 const PAGE = 100;
 
+/** Rows without a summary get their first assistant reply as a preview line. */
+function previewsFor(db: Db) {
+  return (page: ListResult): ListResult => {
+    const replies = firstReplies(db, page.items.filter((c) => !c.summary).map((c) => c.id));
+    return { ...page, items: page.items.map((c) => (replies.has(c.id) ? { ...c, preview: replies.get(c.id) } : c)) };
+  };
+}
+
 export function createApi(deps: ApiDeps): Api {
   const { db, reader, recall, settings } = deps;
   const activity = createActivityLog(db);
+  const withPreviews = previewsFor(db);
 
   const conversationOr404 = (ref: string | number): Conversation => {
     const c = reader.conversation(ref);
@@ -85,13 +95,13 @@ export function createApi(deps: ApiDeps): Api {
         subagents: p.subagents,
       };
       const limit = p.limit ?? PAGE;
-      if (!p.query?.trim()) return listConversations(db, filter, p.offset ?? 0, limit);
+      if (!p.query?.trim()) return withPreviews(listConversations(db, filter, p.offset ?? 0, limit));
       const found = await recall.recall({ query: p.query, workspace: p.workspace ?? 'all', since: p.since, limit: 50, includeSubagents: p.subagents });
       const byId = new Map(found.hits.map((h) => [h.id, h]));
       const page = listConversations(db, { ...filter, ids: found.hits.map((h) => h.id) }, 0, 50);
       let items = page.items.map((c) => ({ ...c, snippet: byId.get(c.id)?.snippet, score: byId.get(c.id)?.score, entry: byId.get(c.id)?.entry ?? null }));
       if (p.sort === 'recent') items = items.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
-      return { total: items.length, items: items.slice(p.offset ?? 0, (p.offset ?? 0) + limit) };
+      return withPreviews({ total: items.length, items: items.slice(p.offset ?? 0, (p.offset ?? 0) + limit), relaxed: found.relaxed });
     },
     'conversations.get': async (p): Promise<ConversationDetail> => {
       const conversation = conversationOr404(p.conversation_id);
@@ -122,6 +132,7 @@ export function createApi(deps: ApiDeps): Api {
       return { conversation, entries, hasOlder: first > 0, hasNewer: last < max, boundary: reader.boundary(conversation.id) };
     },
     'conversations.workspaces': async (p) => ({ items: workspaces(db, p.limit ?? 200) }),
+    'conversations.find': async (p) => findInConversation(db, conversationOr404(p.conversation_id).id, p.query),
     'settings.get': async () => settings.get(),
     'settings.set': async (p) => settings.set(p),
     activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),

@@ -153,7 +153,7 @@ function filterResult(method: MethodName, result: unknown, allowed: string[]): u
     const c = (result as { conversation: { workspace: string | null } }).conversation;
     if (!within(c.workspace, allowed)) throw forbidden('That conversation is outside this token’s workspaces.');
   }
-  if (method === 'status') return { ...(result as IndexStatus), errors: [], db: '', socket: null };
+  if (method === 'status') return { ...(result as IndexStatus), errors: [], db: '', socket: null, folders: [] };
   return result;
 }
 

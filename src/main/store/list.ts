@@ -67,3 +67,21 @@ export function workspaces(db: Db, limit: number): WorkspaceItem[] {
     )
     .all(limit) as WorkspaceItem[];
 }
+
+const PREVIEW_CHARS = 400;
+
+/**
+ * A line to show under a title that has no summary: the conversation's first assistant reply (cut
+ * short). pi names a session after a few words, so without it a row would be a title and a gap.
+ */
+export function firstReplies(db: Db, ids: number[]): Map<number, string> {
+  const stmt = db
+    .prepare(`SELECT substr(text, 1, ${PREVIEW_CHARS}) FROM entries WHERE conversation_id = ? AND role = 'assistant' AND kind = 'message' AND text != '' ORDER BY seq LIMIT 1`)
+    .pluck();
+  const out = new Map<number, string>();
+  for (const id of ids) {
+    const text = stmt.get(id) as string | undefined;
+    if (text) out.set(id, text);
+  }
+  return out;
+}

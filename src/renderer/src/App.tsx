@@ -1,7 +1,9 @@
 // The window: a left nav and the current view. Views are chosen by the URL hash (stores/route.ts).
-import { useEffect, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ActivityIcon, ChatIcon, ComposeIcon, Logo, SettingsIcon, StatusIcon } from './components/icons';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { formatNumber } from './lib/format';
+import { useShortcuts } from './lib/shortcuts';
 import { useRoute, type View } from './stores/route';
 import { startStatusPolling, useStatus } from './stores/status';
 import { ActivityView } from './views/ActivityView';
@@ -25,7 +27,7 @@ function IndexBadge() {
   const indexing = status.indexing?.active ? status.indexing : null;
   const pct = indexing && indexing.filesTotal > 0 ? Math.round((indexing.filesDone / indexing.filesTotal) * 100) : null;
   return (
-    <button type="button" className="nav-index" onClick={() => go({ view: 'status' })}>
+    <button type="button" className="nav-index" onClick={() => go({ view: 'status' })} title={`${formatNumber(status.conversations)} conversations — index status`}>
       <span className={`dot ${indexing ? 'busy' : status.errorCount ? 'warn' : 'ok'}`} aria-hidden="true" />
       <span>
         {indexing ? `Indexing${pct !== null ? ` · ${pct}%` : '…'}` : `${formatNumber(status.conversations)} conversations`}
@@ -45,7 +47,7 @@ function Nav({ current }: { current: View }) {
       <ul>
         {NAV.map((n) => (
           <li key={n.view}>
-            <a href={`#/${n.view}`} className="nav-link" aria-current={current === n.view ? 'page' : undefined}>
+            <a href={`#/${n.view}`} className="nav-link" aria-current={current === n.view ? 'page' : undefined} title={n.label}>
               {n.icon}
               <span>{n.label}</span>
             </a>
@@ -61,6 +63,9 @@ function Nav({ current }: { current: View }) {
 
 export function App() {
   const route = useRoute((s) => s.route);
+  const [help, setHelp] = useState(false);
+  const showHelp = useCallback(() => setHelp(true), []);
+  useShortcuts(showHelp);
   useEffect(() => startStatusPolling(), []);
   useEffect(() => {
     const titles: Record<View, string> = { conversations: 'Conversations', compose: 'Compose', activity: 'Activity', status: 'Index status', settings: 'Settings' };
@@ -80,6 +85,7 @@ export function App() {
         {route.view === 'status' && <StatusView />}
         {route.view === 'settings' && <SettingsView />}
       </main>
+      <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
     </div>
   );
 }

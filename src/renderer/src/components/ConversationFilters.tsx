@@ -12,6 +12,7 @@ const SEARCH_DEBOUNCE_MS = 150;
 export function ConversationFilters() {
   const filters = useConversations((s) => s.filters);
   const total = useConversations((s) => s.total);
+  const relaxed = useConversations((s) => s.relaxed);
   const setFilters = useConversations((s) => s.setFilters);
   const workspaces = useWorkspaces((s) => s.workspaces);
   const [query, setQuery] = useState(filters.query);
@@ -51,7 +52,7 @@ export function ConversationFilters() {
           id="conv-search"
           ref={searchRef}
           type="search"
-          placeholder="Search conversations   /"
+          placeholder="Search conversations   Ctrl+K"
           autoComplete="off"
           spellCheck={false}
           value={query}
@@ -65,7 +66,8 @@ export function ConversationFilters() {
           }}
         />
       </div>
-      <div className="filter-row">
+      {/* A row of its own: workspaces are paths, and a path needs the width to be read. */}
+      <div className="filter-row workspace-row">
         <label className="field compact">
           <span className="visually-hidden">Workspace</span>
           <input
@@ -86,6 +88,8 @@ export function ConversationFilters() {
             ))}
           </datalist>
         </label>
+      </div>
+      <div className="filter-row">
         <label className="field compact">
           <span className="visually-hidden">Agent</span>
           <select aria-label="Agent" value={filters.source} onChange={(e) => setFilters({ source: e.target.value as SourceKind | '' })}>
@@ -104,6 +108,11 @@ export function ConversationFilters() {
           </select>
         </label>
       </div>
+      {searching && relaxed && (
+        <p className="partial-note" role="status" data-testid="partial-matches">
+          Showing partial matches — not every result holds all the words you typed.
+        </p>
+      )}
       <div className="filter-row secondary">
         <label className="check">
           <input type="checkbox" checked={filters.subagents} onChange={(e) => setFilters({ subagents: e.target.checked })} />

@@ -5,6 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ConversationListItem } from '../../../shared/api';
 import { formatNumber, formatRelative, shortPath, SOURCE_LABEL } from '../lib/format';
+import { stripMarkdown } from '../lib/plain';
 import { Snippet } from '../lib/snippet';
 import { useConversations } from '../stores/conversations';
 import { useRoute } from '../stores/route';
@@ -15,7 +16,8 @@ const ROW_HEIGHT = 80;
 
 /** Memoized on the item, which a loaded page never replaces: scrolling renders only the rows it reveals. */
 const Row = memo(function Row({ item, query }: { item: ConversationListItem; query: string }) {
-  const preview = item.snippet ?? item.summary ?? '';
+  // A search hit's snippet, else the summary, else the first reply: one line of plain text either way.
+  const preview = item.snippet || stripMarkdown(item.summary ?? item.preview ?? '').trim();
   return (
     <>
       <div className="row-top">
@@ -45,6 +47,24 @@ const Row = memo(function Row({ item, query }: { item: ConversationListItem; que
   );
 });
 
+/** The folders an empty index was read from, so a person can see where it looked and what was missing. */
+function LookedIn() {
+  const folders = useStatus((s) => s.status?.folders);
+  if (!folders?.length) return null;
+  return (
+    <div className="looked-in">
+      <p className="muted small">It looked in:</p>
+      <ul>
+        {folders.map((f) => (
+          <li key={`${f.kind}:${f.path}`}>
+            <span className="mono">{f.path}</span> <span className="muted small">{SOURCE_LABEL[f.kind]} · {f.found ? `${formatNumber(f.files)} ${f.files === 1 ? 'file' : 'files'}` : 'not found'}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function ConversationList() {
   const { total, pages, loading, error, active, filters } = useConversations();
   const { ensure, setActive, item, reload } = useConversations.getState();
@@ -72,6 +92,11 @@ export function ConversationList() {
   const first = rows[0]?.index ?? 0;
   const last = rows.at(-1)?.index ?? 0;
 
+  // The keyboard-active row stays in sight, however it moved (arrows here, j/k anywhere).
+  useEffect(() => {
+    if (count > 0) virtualizer.scrollToIndex(active, { align: 'auto' });
+  }, [active, count, virtualizer]);
+
   // Ask for whatever pages the visible rows fall in (cheap when they are loaded already).
   useEffect(() => {
     if (count > 0) ensure(first, last);
@@ -81,7 +106,8 @@ export function ConversationList() {
     const it = item(index);
     if (!it) return;
     setActive(index);
-    go({ view: 'conversations', id: it.id, entry: it.entry ?? undefined });
+    const entry = it.entry ?? undefined;
+    go({ view: 'conversations', id: it.id, entry, ...(entry !== undefined && filters.query.trim() ? { q: filters.query.trim() } : {}) });
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -108,7 +134,8 @@ export function ConversationList() {
       </Empty>
     ) : (
       <Empty title="No conversations yet">
-        <p>Throughline reads the sessions of pi, Claude Code and Codex as they are written. Use an agent, or add a source in Settings.</p>
+        <p>Throughline reads your agents’ sessions as they are written. Use an agent, or add a folder in Settings.</p>
+        <LookedIn />
       </Empty>
     );
   }

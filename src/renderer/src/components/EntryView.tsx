@@ -3,11 +3,15 @@
 import { memo, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { Entry } from '../../../shared/types';
 import { formatBytes, formatDateTime } from '../lib/format';
+import { copyCodeBlock } from '../lib/code';
+import { clearMarks, literalPattern, markMatches, wordsPattern } from '../lib/marks';
 import { CLIP_CHARS, renderMarkdown } from '../lib/markdown';
 import { BranchIcon, ToolIcon } from './icons';
 
-/** Only links the sanitizer kept (http, https, mailto, in-app) may do anything when clicked. */
-function guardLinks(e: MouseEvent<HTMLElement>): void {
+/** Only links the sanitizer kept (http, https, mailto, in-app) may do anything when clicked; a code block's button copies it. */
+function onMarkdownClick(e: MouseEvent<HTMLElement>): void {
+  const copy = (e.target as HTMLElement).closest<HTMLElement>('.code-copy');
+  if (copy) return void copyCodeBlock(copy);
   const a = (e.target as HTMLElement).closest('a');
   if (!a) return;
   const href = a.getAttribute('href') ?? '';
@@ -20,7 +24,7 @@ export function Markdown({ text }: { text: string }) {
   useLayoutEffect(() => {
     ref.current?.replaceChildren(fragment.cloneNode(true));
   }, [fragment]);
-  return <div ref={ref} className="md" onClick={guardLinks} />;
+  return <div ref={ref} className="md" onClick={onMarkdownClick} />;
 }
 
 /** A message body: markdown, or for a huge message a clipped plain view with a way to see it all. */
@@ -124,13 +128,44 @@ function isMarker(e: Entry): boolean {
   return e.kind === 'compaction' || e.kind === 'branch_summary' || e.kind === 'reset';
 }
 
-export const EntryView = memo(function EntryView({ entry: e, revealed }: { entry: Entry; revealed: boolean }) {
+interface EntryProps {
+  entry: Entry;
+  revealed: boolean;
+  /** The words that led here, highlighted where they occur (a revealed search hit or suggestion). */
+  terms?: string;
+  /** Find in conversation: its text, and which of this entry's occurrences is current (null: none). */
+  findQuery?: string;
+  findNth?: number | null;
+}
+
+export const EntryView = memo(function EntryView({ entry: e, revealed, terms, findQuery, findNth = null }: EntryProps) {
+  const ref = useRef<HTMLElement>(null);
   const message = e.kind === 'message' && (e.role === 'user' || e.role === 'assistant');
   const cls = ['entry', `role-${e.role}`, `kind-${e.kind}`, message ? 'is-message' : 'is-aux', e.offPath ? 'off-path' : '', revealed ? 'revealed' : '']
     .filter(Boolean)
     .join(' ');
+
+  // After the body is drawn (children's layout effects run first): the words, then find's matches.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    clearMarks(el, 'hit');
+    clearMarks(el, 'find-hit');
+    const words = terms ? wordsPattern(terms) : null;
+    if (words) markMatches(el, words, 'hit');
+    if (!findQuery) return;
+    const found = markMatches(el, literalPattern(findQuery), 'find-hit');
+    const current = findNth !== null ? (found[findNth] ?? found.at(-1)) : undefined;
+    if (!current) return;
+    current.classList.add('find-current');
+    // A match inside a collapsed tool call or note: open it so the match can be seen.
+    for (let d = current.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
+    current.scrollIntoView({ block: 'center' });
+  }, [e.text, terms, findQuery, findNth]);
+
   return (
     <article
+      ref={ref}
       className={cls}
       id={`entry-${e.seq}`}
       data-seq={e.seq}

@@ -56,6 +56,11 @@ export const BranchIcon = () => (
     <path d="M6 7v10M18 9c0 5-6 4-10.5 8.5" />
   </Icon>
 );
+export const BackIcon = () => (
+  <Icon size={18}>
+    <path d="M15 18l-6-6 6-6" />
+  </Icon>
+);
 export const Logo = () => (
   <svg width="22" height="22" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
     <rect width="32" height="32" rx="8" fill="#3d4fd1" />

@@ -9,6 +9,7 @@
 // The CSP (img-src 'self' data:, no inline script) backs every rule up.
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import { decorateCodeBlocks } from './code';
 
 const SAFE_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);base64,[a-z0-9+/=\s]+$/i;
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
@@ -66,11 +67,27 @@ function placeholders(fragment: DocumentFragment): void {
   }
 }
 
-/** Markdown → a sanitized fragment, ready to append. */
+/**
+ * Rendered fragments by text, the latest few hundred: the transcript mounts and unmounts entries as
+ * they scroll in and out of view, and an entry seen again must not be parsed and highlighted again.
+ */
+const CACHE_SIZE = 400;
+const cache = new Map<string, DocumentFragment>();
+
+/** Markdown → a sanitized fragment with its code blocks highlighted. Callers append a clone of it. */
 export function renderMarkdown(text: string): DocumentFragment {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
   installHooks();
   const html = marked.parse(text, { async: false, gfm: true, breaks: true });
   const fragment = DOMPurify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
   placeholders(fragment);
+  decorateCodeBlocks(fragment);
+  cache.set(text, fragment);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return fragment;
 }

@@ -2,6 +2,7 @@
 // rendered as React text nodes (so every character is escaped) with the marked parts in <mark>:
 // escape first, then mark, never the other way round.
 import type { ReactNode } from 'react';
+import { stripMarkdown } from './plain';
 
 /**
  * The markers the store's FTS5 snippet() puts around matched terms (src/main/store/search.ts).
@@ -38,8 +39,10 @@ export function snippetSegments(snippet: string): { text: string; marked: boolea
   return out.filter((s) => s.text.length > 0);
 }
 
+/** The snippet as plain text (markdown syntax stripped from each part), its matched words marked. */
 export function Snippet({ text, query }: { text: string; query?: string }): ReactNode {
-  return snippetSegments(text).map((s, i) =>
-    s.marked && (query === undefined || matchesQuery(s.text, query)) ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>,
-  );
+  return snippetSegments(text).map((s, i) => {
+    const plain = stripMarkdown(s.text);
+    return s.marked && (query === undefined || matchesQuery(s.text, query)) ? <mark key={i}>{plain.trim()}</mark> : <span key={i}>{plain}</span>;
+  });
 }

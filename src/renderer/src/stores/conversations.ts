@@ -24,6 +24,8 @@ export const DEFAULT_FILTERS: Filters = { query: '', workspace: '', source: '', 
 interface State {
   filters: Filters;
   total: number | null;
+  /** A search that found no conversation holding every word: these hold some of them. */
+  relaxed: boolean;
   pages: Record<number, ConversationListItem[]>;
   generation: number;
   loading: boolean;
@@ -35,6 +37,8 @@ interface State {
   reload(): void;
   setActive(index: number): void;
   item(index: number): ConversationListItem | undefined;
+  /** Where a conversation is in the pages loaded so far, or -1. */
+  indexOf(id: number): number;
 }
 
 export function listParams(f: Filters, offset: number, limit: number): ListParams {
@@ -61,7 +65,7 @@ export const useConversations = create<State>((set, get) => {
       const res = await call('conversations.list', listParams(get().filters, page * PAGE_SIZE, PAGE_SIZE));
       // A reply for filters the person has already changed is dropped.
       if (get().generation !== generation) return;
-      set((s) => ({ total: res.total, pages: { ...s.pages, [page]: res.items }, loading: false }));
+      set((s) => ({ total: res.total, relaxed: page === 0 ? res.relaxed === true : s.relaxed, pages: { ...s.pages, [page]: res.items }, loading: false }));
     } catch (err) {
       if (get().generation === generation) set({ error: errorMessage(err), loading: false });
     } finally {
@@ -72,6 +76,7 @@ export const useConversations = create<State>((set, get) => {
   return {
     filters: DEFAULT_FILTERS,
     total: null,
+    relaxed: false,
     pages: {},
     generation: 0,
     loading: false,
@@ -83,7 +88,7 @@ export const useConversations = create<State>((set, get) => {
     },
     reload() {
       const generation = get().generation + 1;
-      set({ generation, total: null, pages: {}, active: 0, error: null, loading: true });
+      set({ generation, total: null, relaxed: false, pages: {}, active: 0, error: null, loading: true });
       void loadPage(0, generation);
     },
     ensure(start, end) {
@@ -98,6 +103,13 @@ export const useConversations = create<State>((set, get) => {
     },
     item(index) {
       return get().pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
+    },
+    indexOf(id) {
+      for (const [page, items] of Object.entries(get().pages)) {
+        const i = items.findIndex((c) => c.id === id);
+        if (i >= 0) return Number(page) * PAGE_SIZE + i;
+      }
+      return -1;
     },
   };
 });

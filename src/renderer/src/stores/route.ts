@@ -10,6 +10,8 @@ export interface Route {
   id?: number;
   /** The entry to reveal in it. */
   entry?: number;
+  /** The words that led there (a search, a suggestion): highlighted in the revealed entry. */
+  q?: string;
 }
 
 const VIEWS: readonly View[] = ['conversations', 'compose', 'settings', 'status', 'activity'];
@@ -18,8 +20,10 @@ export function parseHash(hash: string): Route {
   const [pathPart = '', query = ''] = hash.replace(/^#/, '').split('?');
   const parts = pathPart.split('/').filter(Boolean);
   if (parts[0] === 'c' && /^\d+$/.test(parts[1] ?? '')) {
-    const entry = new URLSearchParams(query).get('entry');
-    return { view: 'conversations', id: Number(parts[1]), entry: entry !== null && /^\d+$/.test(entry) ? Number(entry) : undefined };
+    const params = new URLSearchParams(query);
+    const entry = params.get('entry');
+    const q = params.get('q')?.trim().slice(0, 500);
+    return { view: 'conversations', id: Number(parts[1]), entry: entry !== null && /^\d+$/.test(entry) ? Number(entry) : undefined, ...(q ? { q } : {}) };
   }
   const view = VIEWS.find((v) => v === parts[0]);
   return { view: view ?? 'conversations' };
@@ -27,7 +31,11 @@ export function parseHash(hash: string): Route {
 
 export function routeHash(route: Route): string {
   if (route.view === 'conversations' && route.id !== undefined) {
-    return `#/c/${route.id}${route.entry !== undefined ? `?entry=${route.entry}` : ''}`;
+    const params = new URLSearchParams();
+    if (route.entry !== undefined) params.set('entry', String(route.entry));
+    if (route.entry !== undefined && route.q) params.set('q', route.q);
+    const query = params.toString();
+    return `#/c/${route.id}${query ? `?${query}` : ''}`;
   }
   return `#/${route.view}`;
 }

@@ -3,7 +3,9 @@
 import { useEffect, useState } from 'react';
 import type { Suggestion, SuggestResult } from '../../../shared/api';
 import { CopyButton } from '../components/states';
+import { explainResult, signalInWords, signalNumbers } from '../lib/explain';
 import { formatRelative, shortPath, SOURCE_LABEL } from '../lib/format';
+import { stripMarkdown } from '../lib/plain';
 import { call } from '../lib/transport';
 import { useCompose } from '../stores/compose';
 import { useRoute } from '../stores/route';
@@ -49,26 +51,27 @@ function SuggestionCard({ s, rank, onOpen }: { s: Suggestion; rank: number; onOp
         <button type="button" className="suggestion-title" onClick={onOpen}>
           {s.title}
         </button>
-        <span className="score" aria-label={`score ${s.score}`}>
-          {Number.isInteger(s.score) ? s.score : s.score.toFixed(2)}
-        </span>
       </div>
       <div className="row-meta">
         <span className={`agent agent-${s.source}`}>{SOURCE_LABEL[s.source]}</span>
         {s.workspace && <span title={s.workspace}>{shortPath(s.workspace)}</span>}
         <span>{formatRelative(s.updatedAt)}</span>
-        <span className="mono muted">#{s.id}</span>
       </div>
-      {s.preview && <p className="suggestion-preview">{s.preview}</p>}
-      <ul className="signals" aria-label="Signals">
+      {s.preview && <p className="suggestion-preview">{stripMarkdown(s.preview).trim()}</p>}
+      <ul className="signals" aria-label="Why it was suggested">
         {s.signals.map((sig, i) => (
           <li key={i} className="signal" data-testid="signal">
-            <span className="signal-name">{sig.name}</span>
-            <span className="signal-points">{sig.points > 0 ? `+${Number.isInteger(sig.points) ? sig.points : sig.points.toFixed(2)}` : sig.points}</span>
-            {sig.detail && <span className="signal-detail">{sig.detail}</span>}
+            {signalInWords(sig)}
           </li>
         ))}
       </ul>
+      {/* The engine's numbers, for whoever tunes it. */}
+      <details className="score-detail">
+        <summary>Score {Number.isInteger(s.score) ? s.score : s.score.toFixed(2)}</summary>
+        <p className="mono" data-testid="score-detail">
+          #{s.id} · {s.signals.map(signalNumbers).join(' · ')}
+        </p>
+      </details>
     </li>
   );
 }
@@ -87,11 +90,12 @@ function Result() {
     );
   }
   if (!result) return <p className="muted" role="status">Looking…</p>;
+  const explained = explainResult(result);
   const open = async (s: Suggestion) => {
     setOpening(s.id);
     const entry = await bestEntry(s, result, text);
     setOpening(null);
-    go({ view: 'conversations', id: s.id, entry });
+    go({ view: 'conversations', id: s.id, entry, ...(result.salientTerms?.length ? { q: result.salientTerms.join(' ') } : {}) });
   };
   return (
     <div className={`compose-result${pending ? ' stale' : ''}`} aria-busy={pending}>
@@ -102,8 +106,16 @@ function Result() {
         </p>
         <p className="result-reason muted">
           <span className="visually-hidden"> — </span>
-          {result.reason}
+          {explained.sentence}
         </p>
+        {explained.detail && (
+          <details className="score-detail">
+            <summary>Details</summary>
+            <p className="mono" data-testid="reason-detail">
+              {explained.detail}
+            </p>
+          </details>
+        )}
       </div>
       {result.salientTerms && result.salientTerms.length > 0 && (
         <p className="terms">

@@ -1,7 +1,7 @@
 // Index status: what is indexed, indexing progress with its rate, the lines that were skipped and why.
 import { useEffect } from 'react';
 import { ErrorState, Loading } from '../components/states';
-import { formatBytes, formatDateTime, formatNumber, formatRelative } from '../lib/format';
+import { formatBytes, formatDateTime, formatNumber, formatRelative, SOURCE_LABEL } from '../lib/format';
 import { useStatus } from '../stores/status';
 
 function Stat({ label, value, hint, tone = 'warn' }: { label: string; value: string; hint?: string; tone?: 'warn' | 'muted' }) {
@@ -71,6 +71,31 @@ export function StatusView() {
             <dd>version {status.schemaVersion}</dd>
           </div>
         </dl>
+      </section>
+
+      <section className="card" aria-labelledby="folders-title">
+        <h2 id="folders-title">Watched folders</h2>
+        <p className="muted small">Where Throughline looks for your agents’ sessions. Add or switch off folders in Settings.</p>
+        <div className="table-wrap">
+          <table className="table folders">
+            <thead>
+              <tr>
+                <th scope="col">Folder</th>
+                <th scope="col">Agent</th>
+                <th scope="col" className="num">Session files</th>
+              </tr>
+            </thead>
+            <tbody>
+              {status.folders.map((f) => (
+                <tr key={`${f.kind}:${f.path}`} className={f.found ? '' : 'not-found'}>
+                  <td className="mono folder-path">{f.path}</td>
+                  <td className="nowrap">{SOURCE_LABEL[f.kind]}</td>
+                  <td className="num nowrap">{f.found ? formatNumber(f.files) : 'not found'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
 
       <section className="card" aria-labelledby="errors-title">

@@ -1,14 +1,21 @@
 // A transcript. Opened at an entry (a search hit, a suggestion, a link) it scrolls that entry into
-// view, highlights and focuses it; older and newer entries page in as you scroll toward either end.
-import { Fragment, useEffect, useLayoutEffect, useRef } from 'react';
+// view, highlights the words that led there and focuses it; older and newer entries page in as you
+// scroll toward either end. Only the entries in sight are in the page (a virtual list, sizes measured
+// as they render), so a conversation of thousands of entries scrolls like a short one.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HandoffMark } from '../../../shared/api';
+import type { Entry } from '../../../shared/types';
 import { EntryView, Marker } from '../components/EntryView';
-import { CopyButton, ErrorState, Loading } from '../components/states';
-import { formatDateTime, formatNumber, SOURCE_LABEL } from '../lib/format';
+import { Empty, ErrorState, Loading } from '../components/states';
+import { TranscriptHeader } from '../components/TranscriptHeader';
+import { formatDateTime } from '../lib/format';
 import { useRoute } from '../stores/route';
-import { useTranscript } from '../stores/transcript';
+import { occurrenceAt, useTranscript } from '../stores/transcript';
 
 const MARKER_KINDS = new Set(['compaction', 'branch_summary', 'reset']);
+/** Within this many pixels of either end, the next page is fetched. */
+const PAGE_AHEAD_PX = 800;
 
 /**
  * history_handoff notes written over MCP, the socket or the CLI, kept beside the entries: each is drawn
@@ -27,173 +34,147 @@ function Handoffs({ marks }: { marks: readonly HandoffMark[] }) {
   ));
 }
 
-function Header() {
-  const detail = useTranscript((s) => s.detail);
-  if (!detail) return null;
-  const c = detail.conversation;
+function NotFound({ id }: { id: number }) {
   return (
-    <>
-      {/* The bar stays in view while reading, so the title and resume are always one glance away. */}
-      <header className="transcript-bar">
-        <h1 className="transcript-title" title={c.title}>
-          {c.title}
-        </h1>
-        <div className="transcript-actions">
-          {detail.resumeCommand && <CopyButton text={detail.resumeCommand} label="Copy resume command" className="button primary" />}
-          <CopyButton text={c.path} label="Copy file path" />
-        </div>
-      </header>
-      <section className="transcript-info" aria-label="About this conversation">
-        <dl className="facts">
-          <div>
-            <dt>Agent</dt>
-            <dd>
-              <span className={`agent agent-${c.source}`}>{SOURCE_LABEL[c.source]}</span>
-            </dd>
-          </div>
-          {c.workspace && (
-            <div>
-              <dt>Workspace</dt>
-              <dd className="mono">{c.workspace}</dd>
-            </div>
-          )}
-          <div>
-            <dt>Updated</dt>
-            <dd>{formatDateTime(c.updatedAt)}</dd>
-          </div>
-          <div>
-            <dt>Entries</dt>
-            <dd>{formatNumber(c.entryCount)}</dd>
-          </div>
-          {c.missing && (
-            <div>
-              <dt>Source</dt>
-              <dd className="warn-text">The agent deleted this file; Throughline kept what it indexed.</dd>
-            </div>
-          )}
-        </dl>
-        {detail.resumeCommand && (
-          <p className="resume mono" aria-label="Resume command">
-            {detail.resumeCommand}
-          </p>
-        )}
-        {(c.parentId !== null || detail.children.length > 0) && (
-          <nav className="related" aria-label="Related conversations">
-            {c.parentId !== null && (
-              <a href={`#/c/${c.parentId}`} className="chip">
-                ↑ Parent conversation
-              </a>
-            )}
-            {detail.children.map((child) => (
-              <a key={child.id} href={`#/c/${child.id}`} className="chip" title={child.title}>
-                {child.isSubagent ? 'Sub-agent' : 'Fork'}: {child.title}
-              </a>
-            ))}
-          </nav>
-        )}
-      </section>
-    </>
+    <Empty title="Conversation not found">
+      <p>There is no conversation #{id} in the index. It may have been forgotten, left out in Settings, or the link is from another machine.</p>
+      <p>
+        <a href="#/conversations" className="button">
+          Back to conversations
+        </a>
+      </p>
+    </Empty>
   );
 }
 
-export function TranscriptView({ id, entry }: { id: number; entry?: number }) {
+export function TranscriptView({ id, entry, q }: { id: number; entry?: number; q?: string }) {
   const nonce = useRoute((s) => s.nonce);
-  const { entries, hasOlder, hasNewer, boundary, target, loading, paging, error, detail } = useTranscript();
+  const { entries, hasOlder, hasNewer, boundary, target, loading, paging, error, detail, notFound, find, scrollTo } = useTranscript();
   const scroller = useRef<HTMLDivElement>(null);
-  const topSentinel = useRef<HTMLButtonElement>(null);
-  const bottomSentinel = useRef<HTMLButtonElement>(null);
-  const keep = useRef<{ first: number; fromBottom: number } | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const [margin, setMargin] = useState(0);
   const handoffs = detail?.handoffs ?? [];
 
   useEffect(() => {
     void useTranscript.getState().open(id, entry);
   }, [id, entry, nonce]);
 
-  // Reveal: once the entry is on the page, bring it to the middle and give it focus.
+  // The header above the list (its height changes with the width and the find bar) is the list's margin.
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const update = () => setMargin(el.offsetTop);
+    update();
+    const ro = new ResizeObserver(update);
+    for (const child of Array.from(scroller.current!.children)) if (child !== el.parentElement) ro.observe(child);
+    return () => ro.disconnect();
+  }, [detail, loading, find !== null]);
+
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 160,
+    overscan: 4,
+    scrollMargin: margin,
+    getItemKey: (i) => entries[i]?.seq ?? i,
+    // Entries paged in above keep the one being read where it was.
+    anchorTo: 'end',
+  });
+  const items = virtualizer.getVirtualItems();
+
+  const indexOf = (seq: number) => entries.findIndex((e) => e.seq === seq);
+
+  // Reveal: once the entry is loaded, bring it to the middle, then give it focus when it is drawn.
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || loading) return;
     if (target === null) {
-      if (!keep.current) el.scrollTop = 0;
+      el.scrollTop = 0;
       return;
     }
-    const node = el.querySelector<HTMLElement>(`#entry-${target}`);
-    if (node) {
-      node.scrollIntoView({ block: 'center' });
-      node.focus({ preventScroll: true });
-    }
+    const i = indexOf(target);
+    if (i < 0) return;
+    virtualizer.scrollToIndex(i, { align: 'center' });
+    const focus = () => el.querySelector<HTMLElement>(`#entry-${target}`)?.focus({ preventScroll: true });
+    const t = setTimeout(focus, 120);
+    return () => clearTimeout(t);
   }, [target, loading, id, nonce]);
 
-  // Older entries arrive above: keep what the reader was looking at where it was.
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && keep.current && entries[0] && entries[0].seq < keep.current.first) {
-      el.scrollTop = el.scrollHeight - keep.current.fromBottom;
-      keep.current = null;
-    }
-  }, [entries]);
-
-  const loadOlder = () => {
-    const el = scroller.current;
-    if (!el || !entries[0]) return;
-    keep.current = { first: entries[0].seq, fromBottom: el.scrollHeight - el.scrollTop };
-    void useTranscript.getState().older();
-  };
-
+  // Find: bring the entry of the current match into view (the entry scrolls to the match itself).
   useEffect(() => {
-    const root = scroller.current;
-    if (!root || loading) return;
-    const io = new IntersectionObserver(
-      (seen) => {
-        for (const s of seen) {
-          if (!s.isIntersecting) continue;
-          if (s.target === topSentinel.current) loadOlder();
-          if (s.target === bottomSentinel.current) void useTranscript.getState().newer();
-        }
-      },
-      { root, rootMargin: '400px 0px' },
-    );
-    if (topSentinel.current) io.observe(topSentinel.current);
-    if (bottomSentinel.current) io.observe(bottomSentinel.current);
-    return () => io.disconnect();
-    // Re-armed after each page so a sentinel still in view keeps loading.
-  }, [loading, entries.length, hasOlder, hasNewer]);
+    if (!scrollTo) return;
+    const i = indexOf(scrollTo.seq);
+    if (i >= 0) virtualizer.scrollToIndex(i, { align: 'center' });
+  }, [scrollTo]);
 
+  // Near either end, the next page; checked on scroll and whenever a page arrives.
+  const checkEnds = () => {
+    const el = scroller.current;
+    if (!el || loading) return;
+    const { older, newer } = useTranscript.getState();
+    if (el.scrollTop < margin + PAGE_AHEAD_PX) void older();
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < PAGE_AHEAD_PX) void newer();
+  };
+  useEffect(checkEnds, [entries.length, loading, hasOlder, hasNewer]);
+
+  if (notFound) return <NotFound id={id} />;
   if (error && entries.length === 0) return <ErrorState message={error} onRetry={() => void useTranscript.getState().open(id, entry)} />;
   if (loading && entries.length === 0) return <Loading label="Opening conversation…" />;
 
-  return (
-    <div className="transcript" ref={scroller} data-testid="transcript">
-      <Header />
-      <div className="entries">
-        {hasOlder && (
-          <button type="button" ref={topSentinel} className="page-button" onClick={loadOlder} disabled={paging === 'older'}>
-            {paging === 'older' ? 'Loading earlier entries…' : 'Show earlier entries'}
-          </button>
+  const current = find?.result ? occurrenceAt(find.result, find.current) : null;
+  const findQuery = find?.result?.total ? find.query : undefined;
+  const row = (e: Entry) => {
+    const marks = handoffs.filter((h) => h.seq === e.seq);
+    return (
+      <>
+        <Handoffs marks={marks} />
+        {/* A compaction or handoff marker already shows where the agent's context starts. */}
+        {boundary !== null && e.seq === boundary && boundary > 0 && !MARKER_KINDS.has(e.kind) && marks.length === 0 && (
+          <div className="boundary" role="separator" aria-label="Context boundary">
+            <span>Context boundary — the agent no longer sees what is above</span>
+          </div>
         )}
+        <EntryView
+          entry={e}
+          revealed={e.seq === target}
+          terms={e.seq === target && e.seq === entry ? q : undefined}
+          findQuery={findQuery}
+          findNth={current && current.entry === e.seq ? current.nth : null}
+        />
+      </>
+    );
+  };
+
+  return (
+    <div className="transcript" ref={scroller} data-testid="transcript" tabIndex={-1} onScroll={checkEnds}>
+      <TranscriptHeader />
+      <div className="entries">
+        <div className="page-slot">
+          {hasOlder && (
+            <button type="button" className="page-button" onClick={() => void useTranscript.getState().older()} disabled={paging === 'older'}>
+              {paging === 'older' ? 'Loading earlier entries…' : 'Show earlier entries'}
+            </button>
+          )}
+        </div>
         {entries.length === 0 && detail && <p className="muted center">This conversation has no entries.</p>}
-        {entries.map((e) => {
-          const marks = handoffs.filter((h) => h.seq === e.seq);
-          return (
-            <Fragment key={e.seq}>
-              <Handoffs marks={marks} />
-              {/* A compaction or handoff marker already shows where the agent's context starts. */}
-              {boundary !== null && e.seq === boundary && boundary > 0 && !MARKER_KINDS.has(e.kind) && marks.length === 0 && (
-                <div className="boundary" role="separator" aria-label="Context boundary">
-                  <span>Context boundary — the agent no longer sees what is above</span>
-                </div>
-              )}
-              <EntryView entry={e} revealed={e.seq === target} />
-            </Fragment>
-          );
-        })}
+        <div ref={list} className="virtual-entries" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="virtual-window" style={{ transform: `translateY(${(items[0]?.start ?? margin) - margin}px)` }}>
+            {items.map((v) => (
+              <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="entry-row">
+                {row(entries[v.index]!)}
+              </div>
+            ))}
+          </div>
+        </div>
         {/* A handoff after the last entry so far (the agent has not written its next line yet). */}
         {!hasNewer && entries.length > 0 && <Handoffs marks={handoffs.filter((h) => h.seq > entries.at(-1)!.seq)} />}
-        {hasNewer && (
-          <button type="button" ref={bottomSentinel} className="page-button" onClick={() => void useTranscript.getState().newer()} disabled={paging === 'newer'}>
-            {paging === 'newer' ? 'Loading later entries…' : 'Show later entries'}
-          </button>
-        )}
+        <div className="page-slot">
+          {hasNewer && (
+            <button type="button" className="page-button" onClick={() => void useTranscript.getState().newer()} disabled={paging === 'newer'}>
+              {paging === 'newer' ? 'Loading later entries…' : 'Show later entries'}
+            </button>
+          )}
+        </div>
         {error && <p className="error-text" role="alert">{error}</p>}
       </div>
     </div>

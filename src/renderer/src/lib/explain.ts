@@ -1,0 +1,68 @@
+// Compose in a person's words. The recall engine explains itself for agents and tuning ("best match
+// 2.97 is neither strong (≥ 14)…", "workspace ×"); the window says what that means in plain words and
+// keeps the engine's numbers in a detail line for whoever wants them.
+import type { Signal, SuggestResult } from '../../../shared/api';
+
+/** "2 conversation(s)" → "2 conversations", "1 term(s)" → "1 term": the engine's text, without "(s)". */
+export function fixPlurals(text: string): string {
+  return text.replace(/(\d[\d,]*)\s+([\p{L}-]+)\(s\)/gu, (_, n: string, w: string) => `${n} ${n === '1' ? w : `${w}s`}`).replace(/\(s\)/g, 's');
+}
+
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The sentence to show for a suggest result, and the engine's own reason as its detail. */
+export function explainResult(r: SuggestResult & { detail?: string }): { sentence: string; detail: string | null } {
+  // An engine that already separates the two is taken at its word.
+  if (r.detail) return { sentence: fixPlurals(r.reason), detail: fixPlurals(r.detail) };
+  const reason = r.reason ?? '';
+  let sentence: string;
+  if (reason === 'disabled') sentence = 'Auto-recall is off: agents are offered nothing, though they can still search your history with their tools.';
+  else if (/withheld/.test(reason)) sentence = reason;
+  else if (r.suggestions.length === 1) sentence = 'It shares distinctive words with your message.';
+  else if (r.suggestions.length > 1) sentence = 'Each of them shares distinctive words with your message.';
+  else if (/stop words/.test(reason)) sentence = 'Every word of the message is too common to point at an earlier conversation.';
+  else if (/^no (distinctive|salient) term|occurs in the index/.test(reason)) sentence = 'None of these words is rare enough in your history to point at one conversation.';
+  else sentence = 'Some earlier conversations share words with it, but none closely enough to be worth your agent’s attention.';
+  return { sentence, detail: sentence === reason || !reason ? null : fixPlurals(reason) };
+}
+
+function ageInWords(detail: string | undefined): string {
+  const days = /(\d+)d\b/.exec(detail ?? '');
+  if (!days) return 'Age unknown';
+  const n = Number(days[1]);
+  return n === 0 ? 'From today' : `${plural(n, 'day', 'days')} old`;
+}
+
+/** One signal as a person would say it: no points, no symbols. */
+export function signalInWords(s: Signal): string {
+  const detail = s.detail?.replace(/\s*\([^)]*\)/g, '').replace(/^×\s*/, '').trim();
+  switch (s.name) {
+    case 'terms':
+      return detail ? `Shares ${detail}` : 'Shares distinctive words';
+    case 'together':
+      return 'Said together in one message';
+    case 'workspace':
+      return 'Same workspace';
+    case 'recency':
+    case 'recent':
+      return ageInWords(s.detail);
+    case 'title':
+    case 'summary':
+    case 'transcript':
+      return detail ? `In the ${s.name}: ${detail}` : `In the ${s.name}`;
+    default:
+      return detail ? `${s.name}: ${detail}` : s.name;
+  }
+}
+
+const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+
+/** The numbers, for the detail line: "terms +2.10 (fts5, trigger) · workspace ×1.2 · recency ×0.95 (3d)". */
+export function signalNumbers(s: Signal): string {
+  const multiplier = s.detail?.startsWith('×');
+  const value = multiplier ? `×${num(s.points)}` : s.points > 0 ? `+${num(s.points)}` : num(s.points);
+  const rest = (multiplier ? s.detail!.slice(1) : s.detail ? ` (${s.detail})` : '').trim();
+  return `${s.name} ${value}${rest ? ` ${rest.startsWith('(') ? rest : `(${rest})`}` : ''}`;
+}
