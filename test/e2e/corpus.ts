@@ -70,6 +70,39 @@ function long(): Line[] {
   return conversation('long-port', LEDGER, LONG_TITLE, 20, turns);
 }
 
+/**
+ * A long working session: 600 turns, 1,200 entries, replies with markdown, lists and code blocks in
+ * several languages — for the transcript's virtual list, its scroll frames, find and highlighting.
+ * Its title is long, as first messages used as titles often are.
+ */
+export const BIG_TITLE = 'Refactor the payment ledger into event-sourced accounts without downtime, one module at a time';
+export const BIG_TURNS = 600;
+function big(): Line[] {
+  const code = (i: number): string => {
+    switch (i % 3) {
+      case 0:
+        return `\`\`\`ts\nexport async function migrateAccount${i}(db: Db, id: number): Promise<void> {\n  const events = await db.events.since(id, ${i});\n  for (const e of events) apply(e); // replay in order\n}\n\`\`\``;
+      case 1:
+        return `\`\`\`sql\nSELECT account_id, sum(amount) AS balance\nFROM ledger_events WHERE batch = ${i}\nGROUP BY account_id;\n\`\`\``;
+      default:
+        return `\`\`\`bash\nnpm test -- ledger/module-${i} && git commit -am "module ${i}"\n\`\`\``;
+    }
+  };
+  const turns: [string, string][] = [];
+  for (let i = 0; i < BIG_TURNS; i++) {
+    const reply =
+      i % 4 === 0
+        ? `Module ${i} moves to **event sourcing**:\n\n- the writer appends an \`AccountEvent\`\n- the projection rebuilds balances\n- the old table stays until the cutover\n\n${code(i)}\n\nThe reconciliation check passes for batch ${i}.`
+        : i % 4 === 1
+          ? `Done with step ${i}. ${'The projection keeps up with the writer; lag stays under a second. '.repeat(1 + (i % 5))}`
+          : i % 4 === 2
+            ? `${code(i)}\n\nRun that for batch ${i}; expect the reconciliation to match to the cent.`
+            : `Step ${i}: checked the idempotency keys again, no duplicates. Next is the ${['refund', 'payout', 'fee', 'chargeback'][i % 4]} path.`;
+    turns.push([`Next module, ${i}: keep the ledger reconciliation exact.`, reply]);
+  }
+  return conversation('big-ledger', LEDGER, BIG_TITLE, 4, turns);
+}
+
 /** A transcript that tries every trick; rendered, it must stay text. */
 function hostile(): Line[] {
   const huge = `${'A'.repeat(200)} ${'x'.repeat(1024 * 1024)}`;
@@ -105,6 +138,7 @@ export function buildCorpus(repoRoot: string, dir: string): { kind: 'claude-code
   DEMO.forEach((lines, i) => write(`demo-${i}.jsonl`, lines));
   write('hostile.jsonl', hostile());
   write('long.jsonl', long());
+  write('big.jsonl', big());
   // One unreadable line (skipped and counted, shown under Index status) in an otherwise good file.
   const broken = conversation('atlas-notes', ATLAS, 'Release notes for 2.4', 12, [['Draft the 2.4 release notes.', 'Drafted: search is faster, dark mode no longer flickers.']]);
   fs.writeFileSync(path.join(jsonl, 'notes.jsonl'), [...broken.slice(0, 2).map((l) => JSON.stringify(l)), '{"type":"message","role":"assistant","text":"cut off mid-wri', ...broken.slice(2).map((l) => JSON.stringify(l))].join('\n') + '\n');

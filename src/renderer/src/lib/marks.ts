@@ -52,7 +52,12 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * the index stems, so "rounding" found "round", and the highlight should cover what was found.
  */
 export function wordsPattern(query: string): RegExp | null {
-  const words = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2))];
+  // A plain suffix cut, as the index's stemmer does roughly: "balances" finds "balance" too.
+  const stem = (w: string) => {
+    const cut = w.replace(/(?:ing|ed|es|s)$/u, '');
+    return cut.length >= 3 ? cut : w;
+  };
+  const words = [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 2).map(stem))];
   if (!words.length) return null;
   words.sort((a, b) => b.length - a.length);
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escape).join('|')})[\\p{L}\\p{N}]*`, 'giu');
