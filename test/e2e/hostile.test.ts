@@ -85,6 +85,7 @@ suite('hostile transcript content (browser mode)', () => {
   it('shows hostile titles and snippets in the list as text', async () => {
     const { page, log } = await app.open();
     await page.getByLabel('Search conversations').fill('onerror');
+    await expect.poll(() => page.locator('.filter-count').textContent()).toMatch(/match/);
     await expect.poll(() => page.locator('.conv-row:not(.skeleton)').count()).toBeGreaterThan(0);
     const row = page.locator('.conv-row', { hasText: HOSTILE_TITLE });
     expect(await row.locator('img, script').count()).toBe(0);

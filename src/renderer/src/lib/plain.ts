@@ -1,5 +1,6 @@
 // Markdown as one line of plain text, for the list's previews: what a message says, without its
-// fences, backticks, emphasis markers, heading hashes, list bullets, link targets or HTML tags.
+// fences, backticks, emphasis markers, heading hashes, list bullets or link targets. HTML is kept as
+// the text it is: agents discuss markup, and a search for a word inside a tag must still show it.
 const RULES: [RegExp, string][] = [
   [/```[^\n]*\n?/g, ' '], // code fences, opening (with their language) and closing
   [/~~~[^\n]*\n?/g, ' '],
@@ -14,7 +15,6 @@ const RULES: [RegExp, string][] = [
   [/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, '$1$2'],
   [/(^|[^\w])_(?=\S)([^_\n]*?\S)_(?!\w)/g, '$1$2'],
   [/~~(?=\S)([^~\n]*?\S)~~/g, '$1'],
-  [/<\/?[a-zA-Z][^>\n]*>/g, ''],
   [/^\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?$/gm, ''], // table rules
   [/\|/g, ' '],
 ];
