@@ -70,7 +70,12 @@ describe('throughline mcp without a daemon (index opened read-only)', () => {
 
   it('recalls, reads and inspects, answering with the rendered text', async () => {
     const hits = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM, workspace: 'all' } }));
-    expect(hits).toContain('migration plan');
+    // This server runs for conv-alpha (THROUGHLINE_CONVERSATION): its own conversation is never a hit.
+    expect(hits).toContain('rollout plan');
+    expect(hits).not.toContain('migration plan');
+    const named = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM, workspace: 'all', conversation: 'conv-beta' } }));
+    expect(named).toContain('migration plan');
+    expect(named).not.toContain('rollout plan');
     const read = textOf(await client.callTool({ name: 'read_conversation', arguments: { conversation_id: index.a } }));
     expect(read).toContain('three steps');
     const inspect = textOf(await client.callTool({ name: 'conversation_inspect', arguments: { conversation_id: 'conv-beta', query: 'port' } }));

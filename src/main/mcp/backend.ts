@@ -1,10 +1,14 @@
 // How an agent-side process (the MCP server, the Claude Code hook) reaches the index: through the
 // running daemon's socket when one answers, else by opening the index read-only itself. Either way
-// every call goes through the same access rules (access-rpc.ts).
+// every call goes through the same access rules (access-rpc.ts). A backend that fell back to the
+// index keeps trying the socket (at most once a second), so it goes back to the daemon as soon as
+// one answers: an MCP server started before the daemon, or across a daemon restart, ends up
+// talking to the daemon again without being restarted itself.
 import type { MethodName, MethodParams, MethodResults } from '../../shared/api.js';
+import { RPC } from '../api/dispatch.js';
 import { createCore, type Core } from '../api/core.js';
 import { authenticate, guardedCall, type Principal } from '../server/access-rpc.js';
-import { connectRpc, SocketUnavailableError, type RpcClient } from '../server/client-rpc.js';
+import { connectRpc, RpcCallError, SocketUnavailableError, type RpcClient } from '../server/client-rpc.js';
 import { defaultSocketPath } from '../server/paths.js';
 import { defaultSettingsPath } from '../settings.js';
 import { defaultDbPath } from '../store/db.js';
@@ -20,7 +24,16 @@ export interface BackendOptions {
   token?: string;
   /** Never open the index directly (default false). */
   socketOnly?: boolean;
+  /** Never try the socket: the caller already found no daemon (default false). */
+  direct?: boolean;
+  /** Per call through the socket (default 15 s). */
   timeoutMs?: number;
+  /** Connecting and authenticating (default 500 ms): a daemon that answers answers within milliseconds. */
+  connectTimeoutMs?: number;
+  /** After a failed attempt, the socket is tried again no sooner than this (default 1 s). */
+  retryMs?: number;
+  /** The clock, for tests. */
+  now?: () => number;
 }
 
 export interface Backend {
@@ -29,23 +42,59 @@ export interface Backend {
   close(): void;
 }
 
+/** Methods that write: the read-only index cannot answer them, only the daemon can. */
+const WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['history_handoff', 'ingest.append', 'settings.set']);
+
+export class DaemonNeededError extends Error {
+  constructor(method: string) {
+    super(
+      `${method} needs \`throughline serve\` (or the Throughline app) running: it writes to the index, and no Throughline server answered. ` +
+        'Start it and call again; searching and reading work without it.',
+    );
+    this.name = 'DaemonNeededError';
+  }
+}
+
+/** The daemon is gone or stuck: a lost connection, or a call it never answered. */
+function unreachable(err: unknown): boolean {
+  return err instanceof SocketUnavailableError || (err instanceof RpcCallError && err.code === RPC.TIMEOUT);
+}
+
 export async function openBackend(options: BackendOptions): Promise<Backend> {
+  const backend = createBackend(options);
+  await backend.ready();
+  return backend;
+}
+
+function createBackend(options: BackendOptions): Backend & { ready(): Promise<void> } {
   const env = options.env ?? process.env;
   const socketPath = options.socketPath ?? defaultSocketPath(env);
   const token = options.token ?? (env.THROUGHLINE_TOKEN || undefined);
-  const connect = () => connectRpc(socketPath, { client: options.client, token, timeoutMs: options.timeoutMs, connectTimeoutMs: 500 });
-
+  const retryMs = options.retryMs ?? 1000;
+  const now = options.now ?? Date.now;
   let rpc: RpcClient | null = null;
-  try {
-    rpc = await connect();
-  } catch (err) {
-    if (!(err instanceof SocketUnavailableError) || options.socketOnly) throw err;
+  let lastAttempt = -Infinity;
+  let direct: { core: Core; principal: Principal } | null = null;
+
+  /** The socket, if a daemon answers (tried at most once per retryMs after a failure). */
+  async function socket(): Promise<RpcClient | null> {
+    if (rpc && !rpc.closed) return rpc;
+    rpc = null;
+    if (options.direct || now() - lastAttempt < retryMs) return null;
+    lastAttempt = now();
+    try {
+      rpc = await connectRpc(socketPath, { client: options.client, token, timeoutMs: options.timeoutMs, connectTimeoutMs: options.connectTimeoutMs ?? 500 });
+      lastAttempt = -Infinity;
+      return rpc;
+    } catch (err) {
+      if (!(err instanceof SocketUnavailableError)) throw err; // a refused token, say: not a reason to fall back
+      return null;
+    }
   }
 
   // Opened read-only: another process (a daemon started later) may be writing, and a hook or MCP
   // server must never take a write lock on the user's index. Activity is not recorded in this mode.
-  let direct: { core: Core; principal: Principal } | null = null;
-  const openDirect = async () => {
+  async function openDirect(): Promise<{ core: Core; principal: Principal }> {
     if (direct) return direct;
     const core = createCore({
       dbPath: options.dbPath ?? defaultDbPath(env),
@@ -54,34 +103,44 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
       sources: [],
       readonly: true,
     });
-    const principal = await authenticate(core.api, token, options.client);
-    direct = { core, principal };
+    try {
+      direct = { core, principal: await authenticate(core.api, token, options.client) };
+    } catch (err) {
+      core.close();
+      throw err;
+    }
     return direct;
-  };
-  if (!rpc) await openDirect();
+  }
+
+  async function viaSocket<M extends MethodName>(method: M, params: MethodParams<M>): Promise<{ result: MethodResults[M] } | null> {
+    // Twice: a connection kept from before a daemon restart fails once, then a fresh one is made.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const client = await socket();
+      if (!client) return null;
+      try {
+        return { result: await client.call(method, params) };
+      } catch (err) {
+        if (!unreachable(err)) throw err;
+        client.close();
+        rpc = null;
+        lastAttempt = now();
+      }
+    }
+    return null;
+  }
 
   return {
     get mode() {
       return rpc && !rpc.closed ? 'socket' : direct ? 'direct' : 'socket';
     },
+    async ready() {
+      if (!(await socket()) && !options.socketOnly) await openDirect();
+    },
     async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResults[M]> {
-      if (rpc) {
-        try {
-          if (rpc.closed) rpc = await connect();
-          return await rpc.call(method, params);
-        } catch (err) {
-          // The daemon went away (restart, quit): reconnect once, else read the index ourselves.
-          if (!(err instanceof SocketUnavailableError)) throw err;
-          rpc = null;
-          try {
-            rpc = await connect();
-            return await rpc.call(method, params);
-          } catch (again) {
-            if (!(again instanceof SocketUnavailableError) || options.socketOnly) throw again;
-            rpc = null;
-          }
-        }
-      }
+      const answered = await viaSocket(method, params);
+      if (answered) return answered.result;
+      if (options.socketOnly) throw new SocketUnavailableError(`No Throughline server answers at ${socketPath}.`);
+      if (WRITES.has(method)) throw new DaemonNeededError(method);
       const d = await openDirect();
       const outcome = await guardedCall(d.core.api, d.principal, method, params);
       return outcome.result as MethodResults[M];
@@ -93,26 +152,7 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
   };
 }
 
-/** A backend opened on first use (and retried after a failed open), so a server can start before the index exists. */
+/** A backend that connects on first use, so a server can start before the daemon or the index exists. */
 export function lazyBackend(options: BackendOptions): Backend {
-  let opening: Promise<Backend> | null = null;
-  let opened: Backend | null = null;
-  return {
-    get mode() {
-      return opened?.mode ?? 'socket';
-    },
-    async call(method, params) {
-      opening ??= openBackend(options).then(
-        (b) => (opened = b),
-        (err: Error) => {
-          opening = null;
-          throw err;
-        },
-      );
-      return (await opening).call(method, params);
-    },
-    close() {
-      opened?.close();
-    },
-  };
+  return createBackend(options);
 }

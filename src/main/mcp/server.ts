@@ -1,10 +1,11 @@
 // `throughline mcp`: the agent tools over MCP (stdio) for any MCP client — Claude Code, Codex, Cursor.
 // It talks to the running daemon's socket, or opens the index read-only itself when none runs.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HistoryReadParams } from '../../shared/api.js';
+import { latestCodexSession } from '../integrations/codex-session.js';
 import { lazyBackend, type Backend, type BackendOptions } from './backend.js';
+import { LineStdioTransport } from './stdio-transport.js';
 import { SERVER_INSTRUCTIONS, TOOLS } from './tools.js';
 
 export const MCP_VERSION = '0.1.0';
@@ -25,19 +26,35 @@ function run(fn: () => Promise<string>): Promise<CallToolResult> {
 
 export interface McpOptions extends Omit<BackendOptions, 'client'> {
   client?: string;
+  /** The folder the agent runs in (default the process's): where its Codex session is looked for. */
+  cwd?: string;
 }
 
+/** Codex names its MCP client "codex-mcp-client" (older builds and the IDE extension: "codex…"). */
+const isCodex = (clientName: string | undefined): boolean => /^codex/i.test(clientName ?? '');
+
 /** Builds the MCP server over a backend (exported for in-process use; `serveMcp` runs it on stdio). */
-export function createMcpServer(backend: Backend, env: NodeJS.ProcessEnv = process.env): McpServer {
+export function createMcpServer(backend: Backend, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): McpServer {
   const server = new McpServer({ name: 'throughline', version: MCP_VERSION }, { instructions: SERVER_INSTRUCTIONS });
+
+  /** The caller's own conversation: named in the call, else $THROUGHLINE_CONVERSATION, else (Codex) its newest session here. */
+  const ownOrNull = (given: string | undefined): string | null => {
+    if (given) return given;
+    if (env.THROUGHLINE_CONVERSATION) return env.THROUGHLINE_CONVERSATION;
+    if (isCodex(server.server.getClientVersion()?.name)) return latestCodexSession(cwd, env);
+    return null;
+  };
   const own = (given: string | undefined): string => {
-    const c = given || env.THROUGHLINE_CONVERSATION;
-    if (!c) throw new Error('name your own conversation in "conversation" (its session id or transcript path, given in the Throughline note of this conversation).');
+    const c = ownOrNull(given);
+    if (!c) throw new Error('name your own conversation in "conversation" (its session id or transcript path, given in the Throughline note of this conversation; in Codex, $CODEX_THREAD_ID).');
     return c;
   };
 
-  server.registerTool('recall_conversations', TOOLS.recall_conversations, (args) =>
-    run(async () => (await backend.call('recall_conversations', args)).text),
+  server.registerTool('recall_conversations', TOOLS.recall_conversations, ({ conversation, ...args }) =>
+    run(async () => {
+      const mine = ownOrNull(conversation);
+      return (await backend.call('recall_conversations', mine ? { ...args, conversation: mine } : args)).text;
+    }),
   );
   server.registerTool('read_conversation', TOOLS.read_conversation, (args) => run(async () => (await backend.call('read_conversation', args)).text));
   server.registerTool('conversation_inspect', TOOLS.conversation_inspect, (args) =>
@@ -74,8 +91,8 @@ export function createMcpServer(backend: Backend, env: NodeJS.ProcessEnv = proce
 /** Runs the MCP server on stdin/stdout until the client disconnects. */
 export async function serveMcp(options: McpOptions = {}): Promise<void> {
   const backend = lazyBackend({ ...options, client: options.client ?? 'mcp' });
-  const server = createMcpServer(backend, options.env);
-  const transport = new StdioServerTransport();
+  const server = createMcpServer(backend, options.env, options.cwd);
+  const transport = new LineStdioTransport();
   await new Promise<void>((resolve, reject) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

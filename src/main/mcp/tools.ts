@@ -13,15 +13,15 @@ const conversationRef = z
   .union([z.number().int().positive(), z.string().min(1).max(4096)])
   .describe('The conversation: the id from recall_conversations or a Throughline note, an agent session id, or a session file path.');
 
-const ownConversation = z
-  .string()
-  .min(1)
-  .max(4096)
-  .optional()
-  .describe(
-    'Your own, current conversation: its session id or transcript path, as named in the Throughline note of this conversation. ' +
-      'May be omitted when the server was started with THROUGHLINE_CONVERSATION.',
-  );
+const OWN =
+  'Your own, current conversation: its session id or transcript path, as named in the Throughline note of this conversation. ' +
+  'In Codex it is $CODEX_THREAD_ID (run `echo $CODEX_THREAD_ID` in your shell); when omitted there, the newest Codex session in this folder is taken. ' +
+  'May also be omitted when the server was started with THROUGHLINE_CONVERSATION.';
+
+const ownConversation = z.string().min(1).max(4096).optional().describe(OWN);
+
+/** Every tool only reads, except history_handoff; none reaches beyond the user's own index. */
+const reads = (title: string) => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
 export const TOOLS = {
   recall_conversations: {
@@ -37,7 +37,14 @@ export const TOOLS = {
       since: z.string().max(40).optional().describe('Only conversations active since this date (YYYY-MM-DD or ISO timestamp).'),
       workspace: z.string().max(4096).optional().describe('A workspace (project folder) path, or "all" (default: the settings\' scope).'),
       limit: z.number().int().min(1).max(50).optional().describe('How many conversations (1–50, default 10).'),
+      conversation: z
+        .string()
+        .min(1)
+        .max(4096)
+        .optional()
+        .describe('Your own, current conversation (as for the history tools), so it is not listed among the results; found by itself where it can be.'),
     },
+    annotations: reads('Recall earlier conversations'),
   },
   read_conversation: {
     title: 'Read an earlier conversation',
@@ -50,6 +57,7 @@ export const TOOLS = {
       turns: z.string().max(40).optional().describe('"N" or "N-M": only these turns.'),
       detail: z.enum(['summary', 'full']).optional().describe('"summary" (default) or "full".'),
     },
+    annotations: reads('Read an earlier conversation'),
   },
   conversation_inspect: {
     title: 'Inspect an earlier conversation',
@@ -63,6 +71,7 @@ export const TOOLS = {
       around: z.number().int().min(0).max(10).optional().describe('Neighbouring messages to show around each match (0–10).'),
       limit: z.number().int().min(1).max(50).optional().describe('At most this many matches (1–50).'),
     },
+    annotations: reads('Inspect an earlier conversation'),
   },
   history_search: {
     title: 'Search this conversation’s earlier history',
@@ -76,6 +85,7 @@ export const TOOLS = {
       before: z.number().int().min(0).optional().describe('Only entries before this entry number (default: the current context boundary).'),
       limit: z.number().int().min(1).max(20).optional().describe('At most this many hits (1–20, default 10).'),
     },
+    annotations: reads('Search this conversation’s earlier history'),
   },
   history_read: {
     title: 'Read this conversation’s earlier entries',
@@ -94,6 +104,7 @@ export const TOOLS = {
       cursor: z.string().max(200).optional().describe('mode range: the `next` cursor of the previous page.'),
       count: z.number().int().min(1).max(20).optional().describe('mode tail: how many entries (1–20, default 10).'),
     },
+    annotations: reads('Read this conversation’s earlier entries'),
   },
   history_handoff: {
     title: 'Write a handoff for a fresh context',
@@ -106,6 +117,8 @@ export const TOOLS = {
       conversation: ownConversation,
       text: z.string().min(1).max(100_000).describe('The handoff: what the next context needs to continue.'),
     },
+    // Writes a handoff note (a new boundary); it never changes or deletes what is there.
+    annotations: { title: 'Hand off to a fresh context', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
 } as const;
 

@@ -147,7 +147,12 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
 
   return {
     suggest,
-    recall: (p: RecallParams) => recallTool.recall(validate(RecallParams, p)),
+    recall: (p: RecallParams) => {
+      const params = validate(RecallParams, p);
+      // Like suggest: the caller's live conversation would match its own words first.
+      const own = params.conversation ? idOf(params.conversation) : null;
+      return recallTool.recall(params, own === null ? [] : [own]);
+    },
     read: (p: ReadParams) => readTools.read(validate(ReadParams, p)),
     inspect: (p: InspectParams) => readTools.inspect(validate(InspectParams, p)),
     historySearch: (p: HistorySearchParams) => history.historySearch(validate(HistorySearchParams, p)),

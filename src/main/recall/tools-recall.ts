@@ -80,7 +80,8 @@ export function createRecallTool(search: Search) {
     return cands;
   }
 
-  function recall(p: RecallParams): RecallResult {
+  /** `exclude`: conversations never returned (the caller's own). */
+  function recall(p: RecallParams, exclude: readonly number[] = []): RecallResult {
     const limit = p.limit ?? 10;
     let clauses: Clause[] = parseQuery(p.query, { maxClauses: 64 });
     if (!clauses.length) clauses = parseQuery(p.query, { stopWords: false, maxClauses: 64 });
@@ -88,6 +89,7 @@ export function createRecallTool(search: Search) {
       workspace: p.workspace && p.workspace !== 'all' ? p.workspace : null,
       since: p.since ? Date.parse(p.since) : null,
       includeSubagents: p.includeSubagents ?? false,
+      exclude,
     };
     const infos = clauseInfos(search, clauses);
     const n = search.totalConversations();

@@ -35,6 +35,7 @@ export interface RpcClient {
 export interface ConnectOptions {
   /** Per call (default 15 s). */
   timeoutMs?: number;
+  /** For the whole handshake: connecting and, with a token or client name, the `auth` answer (default 1 s). */
   connectTimeoutMs?: number;
   token?: string;
   client?: string;
@@ -54,6 +55,9 @@ export function connectRpc(socketPath: string, options: ConnectOptions = {}): Pr
     let nextId = 1;
     let buffered = '';
     let closed = false;
+    // A stopped daemon (SIGSTOP, Ctrl-Z) still accepts connections into the kernel's backlog and
+    // then never answers: the handshake is bounded as a whole, and running out of time is the same
+    // as no daemon, so callers fall back instead of waiting on it.
     const connectTimer = setTimeout(() => {
       socket.destroy();
       reject(new SocketUnavailableError(`No answer from ${socketPath} within ${options.connectTimeoutMs ?? 1000} ms.`));
@@ -125,11 +129,17 @@ export function connectRpc(socketPath: string, options: ConnectOptions = {}): Pr
     };
 
     socket.once('connect', () => {
-      clearTimeout(connectTimer);
-      if (options.token === undefined && options.client === undefined) return resolve(client);
+      if (options.token === undefined && options.client === undefined) {
+        clearTimeout(connectTimer);
+        return resolve(client);
+      }
       request('auth', { token: options.token, client: options.client }).then(
-        () => resolve(client),
+        () => {
+          clearTimeout(connectTimer);
+          resolve(client);
+        },
         (err: Error) => {
+          clearTimeout(connectTimer);
           client.close();
           reject(err);
         },
