@@ -9,6 +9,9 @@ export type Sensitivity = z.infer<typeof Sensitivity>;
 export const Scope = z.enum(['workspace', 'everywhere']);
 export type Scope = z.infer<typeof Scope>;
 export const StrategyName = z.enum(['default', 'signals', 'salient']);
+/** When agents are offered earlier conversations unasked: before a conversation's first message, or before every message. */
+export const AutoRecallWhen = z.enum(['start', 'every']);
+export type AutoRecallWhen = z.infer<typeof AutoRecallWhen>;
 export type StrategyName = z.infer<typeof StrategyName>;
 
 const text = (max: number) => z.string().max(max);
@@ -26,6 +29,12 @@ export const SuggestParams = z.object({
   conversation: text(4096).optional(),
   /** Conversations already listed in this chat: not listed again. */
   listed: z.array(ConversationRef).max(500).optional(),
+  /**
+   * Whether the message is the conversation's first. A later message gets suggestions only when
+   * auto-recall runs on every message (settings autoRecallWhen). Default: true, or, with
+   * `conversation`, whether this server has answered a suggest for that conversation before.
+   */
+  first: z.boolean().optional(),
   includeSubagents: z.boolean().optional(),
   now: IsoDate.optional(),
 });
@@ -39,6 +48,8 @@ export const RecallParams = z.object({
   limit: z.number().int().min(1).max(50).optional(),
   includeSubagents: z.boolean().optional(),
   now: IsoDate.optional(),
+  /** The caller's own live conversation (session id or file path): never among the results. */
+  conversation: text(4096).optional(),
 });
 export type RecallParams = z.infer<typeof RecallParams>;
 
@@ -141,6 +152,7 @@ export type SourceSetting = z.infer<typeof SourceSetting>;
 
 export const Settings = z.object({
   autoRecall: z.boolean(),
+  autoRecallWhen: AutoRecallWhen,
   sensitivity: Sensitivity,
   scope: Scope,
   pins: Pins,
