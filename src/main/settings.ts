@@ -1,19 +1,11 @@
 // The user's settings file, and the operator's optional defaults and pins beside it.
 // A change is written at once and read by the next answer: nothing caches settings across calls.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Pins, Settings, SettingsPatch, Sensitivity, Scope } from '../shared/api.js';
 import { z } from 'zod';
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
-  return path.join(base, 'throughline');
-}
-
-export function defaultSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.THROUGHLINE_SETTINGS || path.join(configDir(env), 'settings.json');
-}
+export { configDir, defaultSettingsPath } from './paths-light.js';
 
 /** What a deployment (or a person for all their users) can ship: defaults and pins. */
 export const OperatorConfig = z.object({
@@ -27,6 +19,7 @@ export type OperatorConfig = z.infer<typeof OperatorConfig>;
 export function defaultSettings(operator: OperatorConfig = {}): Settings {
   return {
     autoRecall: operator.autoRecall ?? true,
+    autoRecallWhen: 'start',
     sensitivity: operator.defaultSensitivity ?? 'balanced',
     scope: operator.defaultScope ?? 'workspace',
     pins: {},

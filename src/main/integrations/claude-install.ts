@@ -6,7 +6,8 @@
 // Idempotent (a second install changes nothing), every change after a timestamped backup, and
 // uninstall removes exactly these entries, recognised by the command they run.
 import path from 'node:path';
-import { emptyReport, home, readJsonObject, readText, shellQuote, stateOf, throughlineCommand, updateFile, type InstallReport, type InstallState, type JsonObject } from './files.js';
+import { emptyReport, home, pinnedEnv, readJsonObject, readText, shellQuote, stateOf, updateFile, type InstallOptions, type InstallReport, type InstallState, type JsonObject } from './files.js';
+import { agentCommand } from './launcher.js';
 
 export interface ClaudePaths {
   settings: string;
@@ -88,17 +89,11 @@ function withOurHooks(settings: JsonObject, hookCommand: string): JsonObject {
 
 const serialize = (value: JsonObject): string => JSON.stringify(value, null, 2) + '\n';
 
-export interface ClaudeInstallOptions {
-  env?: NodeJS.ProcessEnv;
-  /** The command that starts Throughline (default: this Node and this checkout's bin/throughline.mjs). */
-  command?: { command: string; args: string[] };
-}
-
-export function installClaude(options: ClaudeInstallOptions = {}): InstallReport {
+export function installClaude(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
   const paths = claudePaths(env);
-  const cmd = options.command ?? throughlineCommand(env);
-  const report = emptyReport();
+  const report = emptyReport(options.dryRun);
+  const cmd = options.command ?? agentCommand(env, report);
 
   const settingsText = readText(paths.settings);
   const settings = readJsonObject(paths.settings) ?? {};
@@ -111,17 +106,17 @@ export function installClaude(options: ClaudeInstallOptions = {}): InstallReport
   const servers = { ...((global.mcpServers as JsonObject | undefined) ?? {}) };
   const existing = servers.throughline;
   if (existing !== undefined && !isOurServer(existing)) report.notes.push(`Replaced an MCP server named "throughline" that did not run Throughline (backed up).`);
-  servers.throughline = { type: 'stdio', command: cmd.command, args: [...cmd.args, 'mcp'], env: {} };
+  servers.throughline = { type: 'stdio', command: cmd.command, args: [...cmd.args, 'mcp'], env: pinnedEnv(env) };
   const nextGlobal = { ...global, mcpServers: servers };
   updateFile(paths.globalConfig, globalText, globalText !== undefined && sameJson(global, nextGlobal) ? globalText : serialize(nextGlobal), report);
   report.notes.push('Restart Claude Code (or run /hooks and /mcp) to pick up the hook and the MCP server.');
   return report;
 }
 
-export function uninstallClaude(options: ClaudeInstallOptions = {}): InstallReport {
+export function uninstallClaude(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
   const paths = claudePaths(env);
-  const report = emptyReport();
+  const report = emptyReport(options.dryRun);
 
   const settingsText = readText(paths.settings);
   const settings = readJsonObject(paths.settings);

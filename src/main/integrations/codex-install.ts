@@ -1,10 +1,18 @@
 // `throughline install codex` / `uninstall codex`: the MCP server as `[mcp_servers.throughline]` in
 // $CODEX_HOME/config.toml (default ~/.codex/config.toml). The file is edited as text — our table is
-// cut out and appended — so the user's comments, order and formatting survive; smol-toml checks the
-// file before and after, and a result that does not parse to the intended value is never written.
+// replaced where it stands, or appended — so the user's comments, order and formatting survive;
+// smol-toml checks the file before and after, and a result that does not parse to the intended
+// value is never written.
+//
+// Codex starts MCP servers with only HOME, LOGNAME, PATH, SHELL, USER, LANG, LC_ALL, TERM, TMPDIR
+// and TZ (its DEFAULT_ENV_VARS, codex-rs/rmcp-client/src/utils.rs) plus the table's `env`. Without
+// XDG_RUNTIME_DIR, XDG_DATA_HOME and THROUGHLINE_* the server would look for another socket and
+// another index than the person's shell, so the paths this shell resolves are pinned in `env`.
+// (`env_vars` would forward them instead, but Codex builds without it reject the whole table.)
 import path from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { emptyReport, home, InstallError, readText, stateOf, throughlineCommand, updateFile, type InstallReport, type InstallState } from './files.js';
+import { emptyReport, home, InstallError, pinnedEnv, readText, stateOf, updateFile, type InstallOptions, type InstallReport, type InstallState } from './files.js';
+import { agentCommand } from './launcher.js';
 
 export function codexConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml');
@@ -27,56 +35,93 @@ function ourEntry(config: Toml): unknown {
 
 const HEADER = /^\s*\[\s*mcp_servers\s*\.\s*(?:throughline|"throughline")\s*(?:\]|\.)/;
 const ANY_HEADER = /^\s*\[/;
+const KEEP = /^\s*(#.*)?$/;
 
-/** Cuts `[mcp_servers.throughline]` and its sub-tables (`[mcp_servers.throughline.env]`) out of the text. */
-function withoutOurTables(text: string): string {
+/**
+ * Cuts `[mcp_servers.throughline]` and its sub-tables (`[mcp_servers.throughline.env]`) out of the
+ * text, and says where the first one stood. Comments and blank lines that end one of our tables
+ * stay: they sit above whatever follows and belong to it (a comment above the next table).
+ */
+function cutOurTables(text: string): { lines: string[]; at: number | null } {
   const lines = text.split('\n');
   const out: string[] = [];
-  let inOurs = false;
+  let at: number | null = null;
+  let ours: string[] | null = null;
+  const flush = () => {
+    if (!ours) return;
+    let keepFrom = ours.length;
+    while (keepFrom > 0 && KEEP.test(ours[keepFrom - 1]!)) keepFrom--;
+    const kept = ours.slice(keepFrom);
+    // One blank line where the table was, not two.
+    if (kept[0]?.trim() === '' && (out.length === 0 || out.at(-1)!.trim() === '')) kept.shift();
+    out.push(...kept);
+    ours = null;
+  };
   for (const line of lines) {
-    if (ANY_HEADER.test(line)) inOurs = HEADER.test(line);
-    if (!inOurs) out.push(line);
+    if (ANY_HEADER.test(line)) {
+      flush();
+      if (HEADER.test(line)) {
+        at ??= out.length;
+        ours = [];
+        continue;
+      }
+    }
+    if (ours) ours.push(line);
+    else out.push(line);
   }
-  return out.join('\n').replace(/\n{3,}$/, '\n\n');
+  flush();
+  return { lines: out, at };
 }
 
-export interface CodexInstallOptions {
-  env?: NodeJS.ProcessEnv;
-  command?: { command: string; args: string[] };
-}
+const trimEnd = (s: string) => s.replace(/\s*$/, '');
 
-export function installCodex(options: CodexInstallOptions = {}): InstallReport {
+export function installCodex(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
   const file = codexConfigPath(env);
-  const cmd = options.command ?? throughlineCommand(env);
-  const report = emptyReport();
+  const report = emptyReport(options.dryRun);
   const before = readText(file);
   parseToml(before ?? '', file);
+  const cmd = options.command ?? agentCommand(env, report);
 
-  const wanted = { command: cmd.command, args: [...cmd.args, 'mcp'] };
-  const base = withoutOurTables(before ?? '');
-  if (ourEntry(parseToml(base, file)) !== undefined) {
+  const pins = pinnedEnv(env);
+  // CODEX_HOME is dropped too; the server reads Codex's sessions to find its own conversation.
+  if (env.CODEX_HOME) pins.CODEX_HOME = path.resolve(env.CODEX_HOME);
+  const wanted = { command: cmd.command, args: [...cmd.args, 'mcp'], env: pins };
+  const { lines, at } = cutOurTables(before ?? '');
+  if (ourEntry(parseToml(lines.join('\n'), file)) !== undefined) {
     throw new InstallError('conflict', `${file} defines mcp_servers.throughline in a form this installer cannot edit (an inline table?); remove it by hand and run this again.`);
   }
-  const table = stringify({ mcp_servers: { throughline: wanted } });
-  const trimmed = base.replace(/\s*$/, '');
-  const next = (trimmed ? trimmed + '\n\n' : '') + table.replace(/\s*$/, '') + '\n';
+  const table = trimEnd(stringify({ mcp_servers: { throughline: wanted } }));
+  let next: string;
+  if (at === null) {
+    const base = trimEnd(lines.join('\n'));
+    next = (base ? base + '\n\n' : '') + table + '\n';
+  } else {
+    // In place, where the old table stood, so a comment above it still describes it.
+    const rest = lines.slice(at);
+    const gap = rest.length && rest[0]!.trim() !== '' ? '\n' : '';
+    next = trimEnd([...lines.slice(0, at), table + '\n' + gap + rest.join('\n')].join('\n')) + '\n';
+  }
 
   const check = ourEntry(parseToml(next, file));
   if (JSON.stringify(check) !== JSON.stringify(wanted)) {
     throw new InstallError('conflict', `Could not add mcp_servers.throughline to ${file} cleanly; nothing was changed.`);
   }
-  // Already installed with the same command: leave the file byte for byte as it is.
+  // Already installed the same way: leave the file byte for byte as it is.
   const current = before === undefined ? undefined : ourEntry(parseToml(before, file));
   updateFile(file, before, JSON.stringify(current) === JSON.stringify(wanted) ? before! : next, report);
+  report.notes.push(`Codex's MCP server will use the socket ${pins.THROUGHLINE_SOCKET} and the index ${pins.THROUGHLINE_DB} (pinned in config.toml: Codex passes MCP servers only a few environment variables).`);
+  if (env.THROUGHLINE_TOKEN) {
+    report.notes.push('THROUGHLINE_TOKEN is set here but is not written into config.toml; to pass it, add env_vars = ["THROUGHLINE_TOKEN"] to [mcp_servers.throughline].');
+  }
   report.notes.push('Restart Codex to pick up the MCP server (`/mcp` lists it).');
   return report;
 }
 
-export function uninstallCodex(options: CodexInstallOptions = {}): InstallReport {
+export function uninstallCodex(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
   const file = codexConfigPath(env);
-  const report = emptyReport();
+  const report = emptyReport(options.dryRun);
   const before = readText(file);
   if (before === undefined) return report;
   const config = parseToml(before, file);
@@ -84,7 +129,8 @@ export function uninstallCodex(options: CodexInstallOptions = {}): InstallReport
     report.unchanged.push(file);
     return report;
   }
-  let next = withoutOurTables(before).replace(/\s*$/, '') + '\n';
+  const { lines } = cutOurTables(before);
+  let next = trimEnd(lines.join('\n')) + '\n';
   if (!next.trim()) next = '';
   if (ourEntry(parseToml(next, file)) !== undefined) {
     throw new InstallError('conflict', `${file} defines mcp_servers.throughline in a form this installer cannot edit; remove it by hand.`);

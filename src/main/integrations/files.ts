@@ -2,8 +2,10 @@
 // change, write atomically (a crash never leaves half a file), keep the file's mode.
 import fs from 'node:fs';
 import os from 'node:os';
-import { packageRoot } from '../package-root.js';
 import path from 'node:path';
+import { packageRoot } from '../package-root.js';
+import { defaultDbPath, defaultSettingsPath } from '../paths-light.js';
+import { defaultSocketPath } from '../server/paths.js';
 
 export class InstallError extends Error {
   constructor(
@@ -15,15 +17,33 @@ export class InstallError extends Error {
   }
 }
 
-/** What install/uninstall did, for the CLI to print. */
+/** What install/uninstall did (or, with dryRun, would do), for the CLI to print. */
 export interface InstallReport {
   changed: string[];
   unchanged: string[];
   backups: string[];
   notes: string[];
+  /** Nothing was written: `changed` lists what would change, `diffs` how. */
+  dryRun: boolean;
+  diffs: { file: string; diff: string }[];
 }
 
-export const emptyReport = (): InstallReport => ({ changed: [], unchanged: [], backups: [], notes: [] });
+export const emptyReport = (dryRun = false): InstallReport => ({ changed: [], unchanged: [], backups: [], notes: [], dryRun, diffs: [] });
+
+/** How another program starts Throughline. */
+export interface Launch {
+  command: string;
+  args: string[];
+}
+
+/** What every installer takes. */
+export interface InstallOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The command that starts Throughline (default: the launcher, see launcher.ts). */
+  command?: Launch;
+  /** Say what would change; write nothing. */
+  dryRun?: boolean;
+}
 
 /** Whether what `install` adds is there now: all of it, some of it, or none; and the files it lives in. */
 export interface InstallState {
@@ -94,25 +114,55 @@ export function readJsonObject(file: string): JsonObject | undefined {
 }
 
 /** Writes `next` when it differs from what is there, after a backup; records what happened. */
-export function updateFile(file: string, before: string | undefined, next: string, report: InstallReport): void {
+export function updateFile(file: string, before: string | undefined, next: string, report: InstallReport, mode?: number): void {
   if (before === next) {
     report.unchanged.push(file);
     return;
   }
+  report.changed.push(file);
+  if (report.dryRun) {
+    report.diffs.push({ file, diff: lineDiff(before ?? '', next) });
+    return;
+  }
   const backup = backupFile(file);
   if (backup) report.backups.push(backup);
-  writeFileAtomic(file, next);
-  report.changed.push(file);
+  writeFileAtomic(file, next, mode);
+  if (mode !== undefined) fs.chmodSync(file, mode);
 }
 
-
-/** How another program starts Throughline: this Node and this checkout's CLI, by absolute path. */
-export function throughlineCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
-  if (env.THROUGHLINE_COMMAND) {
-    const [command, ...args] = env.THROUGHLINE_COMMAND.split(' ').filter(Boolean);
-    return { command: command!, args };
+/** Removes a file (after a backup when `keepCopy`), or says it would. */
+export function removeFile(file: string, report: InstallReport, keepCopy: boolean): void {
+  report.changed.push(file);
+  if (report.dryRun) {
+    report.diffs.push({ file, diff: '(the file would be removed)' });
+    return;
   }
-  return { command: process.execPath, args: [path.join(packageRoot(), 'bin', 'throughline.mjs')] };
+  if (keepCopy) {
+    const backup = backupFile(file);
+    if (backup) report.backups.push(backup);
+  }
+  fs.rmSync(file);
+}
+
+/** The changed middle of two texts, as `-`/`+` lines: what a dry run shows a person. */
+export function lineDiff(before: string, after: string): string {
+  const a = before ? before.split('\n') : [];
+  const b = after ? after.split('\n') : [];
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) endA--, endB--;
+  const out = [`@@ line ${start + 1} @@`];
+  for (const l of a.slice(start, endA)) out.push(`- ${l}`);
+  for (const l of b.slice(start, endB)) out.push(`+ ${l}`);
+  return out.join('\n');
+}
+
+/** `$THROUGHLINE_COMMAND` split into words, when set: how agents should start Throughline instead of the launcher. */
+export function commandOverride(env: NodeJS.ProcessEnv): Launch | null {
+  const words = (env.THROUGHLINE_COMMAND ?? '').split(' ').filter(Boolean);
+  return words.length ? { command: words[0]!, args: words.slice(1) } : null;
 }
 
 /** Quotes for a POSIX shell: Claude Code runs hook commands through one. */
@@ -121,3 +171,17 @@ export function shellQuote(s: string): string {
 }
 
 export { packageRoot };
+
+/**
+ * The socket, index and settings this shell resolves, for an MCP server's `env`. Agents start MCP
+ * servers with a trimmed environment (Codex keeps only HOME, PATH, USER and a few more), in which
+ * XDG_RUNTIME_DIR, XDG_DATA_HOME, XDG_CONFIG_HOME and THROUGHLINE_* are gone: pinned, the server
+ * finds the same daemon and index as the person's shell. Install again after moving them.
+ */
+export function pinnedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return {
+    THROUGHLINE_SOCKET: path.resolve(defaultSocketPath(env)),
+    THROUGHLINE_DB: path.resolve(defaultDbPath(env)),
+    THROUGHLINE_SETTINGS: path.resolve(defaultSettingsPath(env)),
+  };
+}

@@ -1,8 +1,7 @@
 // `throughline install pi` / `uninstall pi`: copies resources/pi-extension/throughline.ts to where pi
 // auto-discovers extensions, $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/).
-import fs from 'node:fs';
 import path from 'node:path';
-import { backupFile, emptyReport, home, packageRoot, readText, stateOf, updateFile, type InstallReport, type InstallState } from './files.js';
+import { emptyReport, home, InstallError, packageRoot, readText, removeFile, stateOf, updateFile, type InstallOptions, type InstallReport, type InstallState } from './files.js';
 
 export function piExtensionSource(): string {
   return path.join(packageRoot(), 'resources', 'pi-extension', 'throughline.ts');
@@ -18,20 +17,20 @@ function isOurs(text: string): boolean {
   return text.slice(0, 400).includes('Throughline for pi');
 }
 
-export function installPi(options: { env?: NodeJS.ProcessEnv } = {}): InstallReport {
+export function installPi(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
-  const report = emptyReport();
+  const report = emptyReport(options.dryRun);
   const target = piExtensionTarget(env);
   const source = readText(piExtensionSource());
-  if (source === undefined) throw new Error(`The pi extension is missing from this installation (${piExtensionSource()}).`);
+  if (source === undefined) throw new InstallError('missing', `The pi extension is missing from this installation (${piExtensionSource()}).`);
   updateFile(target, readText(target), source, report);
   report.notes.push('pi loads it at its next start (or /reload in a running pi).');
   return report;
 }
 
-export function uninstallPi(options: { env?: NodeJS.ProcessEnv } = {}): InstallReport {
+export function uninstallPi(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
-  const report = emptyReport();
+  const report = emptyReport(options.dryRun);
   const target = piExtensionTarget(env);
   const text = readText(target);
   if (text === undefined) return report;
@@ -41,12 +40,7 @@ export function uninstallPi(options: { env?: NodeJS.ProcessEnv } = {}): InstallR
     return report;
   }
   // A copy the user edited is kept as a backup rather than lost.
-  if (text !== readText(piExtensionSource())) {
-    const backup = backupFile(target);
-    if (backup) report.backups.push(backup);
-  }
-  fs.rmSync(target);
-  report.changed.push(target);
+  removeFile(target, report, text !== readText(piExtensionSource()));
   return report;
 }
 

@@ -1,6 +1,5 @@
 // Opening the index: location, pragmas, and migrations.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './schema.js';
@@ -20,12 +19,7 @@ export class StoreError extends Error {
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** `--db` beats THROUGHLINE_DB beats `$XDG_DATA_HOME/throughline/index.sqlite`. */
-export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.THROUGHLINE_DB) return env.THROUGHLINE_DB;
-  const dataHome = env.XDG_DATA_HOME || path.join(env.HOME || os.homedir(), '.local', 'share');
-  return path.join(dataHome, 'throughline', 'index.sqlite');
-}
+export { defaultDbPath } from '../paths-light.js';
 
 export interface OpenOptions {
   readonly?: boolean;
