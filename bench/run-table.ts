@@ -1,6 +1,7 @@
 // The one table `npm run bench` prints: each figure beside the baseline measured in the same run,
 // the ratio, the issue's target for that size and whether it holds.
 import type { IndexRun } from './run-index.js';
+import type { HookFigures } from './run-hook.js';
 import type { AppendFigures, DaemonFigures } from './run-live.js';
 import type { BaselineFigures, QueryFigures } from './run-queries.js';
 import { mb, ms, pct, times, type Latency } from './lib-stats.js';
@@ -22,6 +23,8 @@ export interface SizeFigures {
   nodeStartMs: number;
   /** startDaemon() in this process (code loaded, as in the app) to the first answer; or why skipped. */
   inProcessStartMs: number | string;
+  /** The Claude Code hook beside `node -e 0` (absent in runs saved before it was measured). */
+  hook?: HookFigures | string;
 }
 
 export interface Row {
@@ -108,6 +111,16 @@ export function rowsFor(f: SizeFigures): Row[] {
     add(`daemon start → first answer (${d.cli})`, `${ms(d.startMs)} (CPU ${ms(d.startCpuMs)})`, `node -e 0: ${ms(f.nodeStartMs)}`, '', atMost(d.startMs, 500, '≤ 500 ms'));
   }
   if (typeof f.inProcessStartMs === 'number') add('  … in-process, code loaded (the app)', ms(f.inProcessStartMs), '', '', atMost(f.inProcessStartMs, 500, '≤ 500 ms'));
+  if (typeof f.hook === 'string') add('Claude Code hook', `skipped: ${f.hook}`, '', '', null);
+  else if (f.hook) {
+    const h = f.hook;
+    const base = `node -e 0: ${ms(h.node.p50)} p50`;
+    // Claude Code runs the hook on every prompt: its whole process, start to exit, beside a bare Node's.
+    add(`hook, later prompt (${h.runs}) p50/p95`, `${ms(h.laterPrompt.p50)} / ${ms(h.laterPrompt.p95)} (${h.laterPrompt.n})`, base,
+      `${(h.laterPrompt.p50 / h.node.p50).toFixed(2)}× node`, atMost(h.laterPrompt.p50 / h.node.p50, 1.5, 'p50 ≤ 1.5× node -e 0'));
+    add(`hook, first prompt via daemon (${h.runs}) p50/p95`, `${ms(h.firstPrompt.p50)} / ${ms(h.firstPrompt.p95)} (${h.firstWithBlock}/${h.firstPrompt.n} with a block)`, base,
+      `${(h.firstPrompt.p50 / h.node.p50).toFixed(2)}× node`, atMost(h.firstPrompt.p50 / h.node.p50, 1.5, 'p50 ≤ 1.5× node -e 0'));
+  }
   return rows;
 }
 

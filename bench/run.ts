@@ -3,7 +3,7 @@
 // For each size: writes (or reuses) the corpus, indexes it cold in a child process (throughput, peak
 // RSS), re-scans it unchanged, times the agent tools, asks ripgrep and a JSON scan the same
 // questions, measures append → searchable with the watcher running, and starts the real daemon for
-// start-up and 50-client figures. Prints one table; see BENCHMARKS.md.
+// start-up and 50-client figures, and runs the Claude Code hook beside `node -e 0`. Prints one table; see BENCHMARKS.md.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { createCore } from '../src/main/api/core.js';
 import { BENCH_DIR, corpusSources, ensureCorpus } from './corpus.js';
 import { hasRipgrep, listSessionFiles, rgPeakRssMB, statWalk } from './lib-baselines.js';
 import type { IndexRun } from './run-index.js';
+import { hookLatency } from './run-hook.js';
 import { appendToSearchable, inProcessStart, runDaemon } from './run-live.js';
 import type { QueryChildRun } from './run-query-child.js';
 import { buildQueries, runBaselines } from './run-queries.js';
@@ -110,7 +111,9 @@ async function measure(n: number, o: BenchOptions): Promise<SizeFigures> {
     const nodeStartMs = performance.now() - n0;
     const daemon = await runDaemon({ root: ROOT, corpus: dir, dbPath, work, rebuildCli: !o.quick }, m, 50, o.quick ? 1 : 20);
     const inProcessStartMs = await inProcessStart({ root: ROOT, corpus: dir, dbPath, work }, m, sources);
-    return { inProcessStartMs, conversations: n, rawBytes, cold, indexBytes, rescan, statWalkMs, queries, baselines, rgRssMB, append, inProcess, daemon, nodeStartMs };
+    log(`[${n}] Claude Code hook …`);
+    const hook = await hookLatency({ root: ROOT, dbPath, work, rebuild: !o.quick }, m, o.quick ? 5 : 40);
+    return { hook, inProcessStartMs, conversations: n, rawBytes, cold, indexBytes, rescan, statWalkMs, queries, baselines, rgRssMB, append, inProcess, daemon, nodeStartMs };
   } finally {
     if (!o.keep) fs.rmSync(work, { recursive: true, force: true });
     else log(`[${n}] kept ${work}`);

@@ -8,6 +8,31 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, '.build', 'cli.mjs');
+const hookBundle = path.join(root, '.build', 'hook.mjs');
+
+/**
+ * The hook's bundle, when it is newer than every source file it holds (listed beside it by
+ * scripts/build-cli.mjs). Agents run the hook on every prompt, so this check stats a known list
+ * instead of walking src/, and a stale or missing bundle falls through to the CLI below.
+ */
+function hookBundleIsFresh() {
+  try {
+    const built = fs.statSync(hookBundle).mtimeMs;
+    const inputs = JSON.parse(fs.readFileSync(path.join(root, '.build', 'hook.inputs.json'), 'utf8'));
+    return inputs.every((file) => fs.statSync(path.join(root, file)).mtimeMs <= built);
+  } catch {
+    return false;
+  }
+}
+
+if (process.argv[2] === 'hook' && hookBundleIsFresh()) {
+  try {
+    await (await import(pathToFileURL(hookBundle).href)).hookMain(process.argv.slice(3));
+  } catch (err) {
+    process.stderr.write(`throughline hook: ${err?.message ?? err}; doing nothing\n`);
+    process.exit(0);
+  }
+}
 
 function newestSource(dir) {
   let newest = 0;

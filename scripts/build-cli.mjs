@@ -1,17 +1,23 @@
 #!/usr/bin/env node
-// Bundles the CLI (and daemon, MCP server, hook) into one ES module for the user's Node, so a
-// command starts in a fraction of the time running the TypeScript sources through tsx takes.
-// Runs on `npm install` / `npm ci` (prepare); bin/throughline.mjs falls back to the sources when
-// the bundle is missing or older than them.
+// Bundles the CLI (and daemon, MCP server, hook) into ES modules for the user's Node, so a command
+// starts in a fraction of the time running the TypeScript sources through tsx takes. Runs on
+// `npm install` / `npm ci` (prepare); bin/throughline.mjs falls back to the sources when a bundle is
+// missing or older than them.
+//
+// Two entry points: the CLI (.build/cli.mjs) and the turn-start hook (.build/hook.mjs), which agents
+// run on every prompt and which must load only what its common path needs. Beside the hook,
+// .build/hook.inputs.json lists the source files its bundle holds (loaded at once or on demand), so
+// bin/throughline.mjs can check it is current by stat-ing those instead of walking src/.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-await build({
-  entryPoints: [path.join(root, 'src/main/cli/main.ts')],
-  outdir: path.join(root, '.build'),
-  entryNames: 'cli',
+const outdir = path.join(root, '.build');
+const result = await build({
+  entryPoints: { cli: path.join(root, 'src/main/cli/main.ts'), hook: path.join(root, 'src/main/hook/main.ts') },
+  outdir,
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.mjs' },
   // Commands load their modules on demand (the MCP SDK alone takes longer to load than the
@@ -23,5 +29,24 @@ await build({
   target: 'node20',
   packages: 'external',
   sourcemap: 'linked',
+  metafile: true,
   logLevel: 'warning',
 });
+
+/** Every source file in the output graph of `entry`, following static and dynamic imports. */
+function inputsOf(entry) {
+  const outputs = result.metafile.outputs;
+  const seen = new Set();
+  const inputs = new Set();
+  const visit = (out) => {
+    if (seen.has(out) || !outputs[out]) return;
+    seen.add(out);
+    for (const input of Object.keys(outputs[out].inputs)) inputs.add(path.relative(root, path.resolve(process.cwd(), input)));
+    for (const imp of outputs[out].imports) if (!imp.external) visit(imp.path);
+  };
+  visit(entry);
+  return [...inputs].sort();
+}
+
+const hookOut = Object.keys(result.metafile.outputs).find((o) => o.endsWith('hook.mjs'));
+fs.writeFileSync(path.join(outdir, 'hook.inputs.json'), JSON.stringify(inputsOf(hookOut), null, 1) + '\n');

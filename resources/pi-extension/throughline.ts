@@ -2,8 +2,9 @@
  * Throughline for pi — installed by `throughline install pi` into ~/.pi/agent/extensions/
  * (or $PI_CODING_AGENT_DIR/extensions/). Remove it with `throughline uninstall pi`.
  *
- * - Before the first message of a session, offers the user's earlier conversations that the prompt
- *   is about (Throughline's pointer block): a menu, not an answer.
+ * - Before the first message of a session (or every message, when Throughline's settings say so),
+ *   offers the user's earlier conversations that the prompt is about (Throughline's pointer block):
+ *   a menu, not an answer. A conversation listed once in a session is not listed there again.
  * - Registers the recall tools (recall_conversations, read_conversation, conversation_inspect) and the
  *   history tools (history_search, history_read, history_handoff), which are bound to this session.
  * - history_handoff starts a fresh context with the handoff text (no `/new` needed): see below.
@@ -28,16 +29,41 @@ export function throughlineSocketPath(env: NodeJS.ProcessEnv = process.env): str
 
 class ThroughlineError extends Error {}
 
+interface CallOptions {
+  /** Esc in pi: the wait ends at once. */
+  signal?: AbortSignal;
+  /** Connecting and the `auth` answer: a running daemon answers within milliseconds; a stopped one never. */
+  handshakeMs?: number;
+  /** The whole call. */
+  timeoutMs?: number;
+}
+
 /** One JSON-RPC call on a fresh connection (cheap on a Unix socket, and survives daemon restarts). */
-function call<T>(method: string, params: Record<string, unknown>, timeoutMs = 10_000): Promise<T> {
+function call<T>(method: string, params: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
   const socketPath = throughlineSocketPath();
+  const { signal, handshakeMs = 1000, timeoutMs = 10_000 } = options;
   return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(new ThroughlineError('Cancelled.'));
     const socket = net.connect(socketPath);
     let buffered = '';
+    let settled = false;
     const timer = setTimeout(() => fail(new ThroughlineError(`Throughline did not answer ${method} within ${timeoutMs} ms.`)), timeoutMs);
-    function fail(err: Error): void {
+    const handshake = setTimeout(
+      () => fail(new ThroughlineError(`Throughline is not answering at ${socketPath} (stopped or busy?). Check \`throughline serve\` or the Throughline app.`)),
+      handshakeMs,
+    );
+    const onAbort = () => fail(new ThroughlineError('Cancelled.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    function done(): void {
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(handshake);
+      signal?.removeEventListener('abort', onAbort);
       socket.destroy();
+    }
+    function fail(err: Error): void {
+      if (settled) return;
+      done();
       reject(err);
     }
     socket.setEncoding('utf8');
@@ -63,9 +89,10 @@ function call<T>(method: string, params: Record<string, unknown>, timeoutMs = 10
           continue;
         }
         if (msg.error) return fail(new ThroughlineError(`Throughline: ${msg.error.message}`));
+        if (msg.id === 1) clearTimeout(handshake);
         if (msg.id === 2) {
-          clearTimeout(timer);
-          socket.end();
+          if (settled) return;
+          done();
           return resolve(msg.result as T);
         }
       }
@@ -82,16 +109,32 @@ function hasUserMessage(ctx: ExtensionContext): boolean {
   return ctx.sessionManager.getBranch().some((e) => e.type === 'message' && e.message.role === 'user');
 }
 
+/** Conversations earlier Throughline notes in this session listed (kept in their details): not listed again. */
+function listedBefore(ctx: ExtensionContext): number[] {
+  const ids: number[] = [];
+  for (const e of ctx.sessionManager.getBranch()) {
+    if (e.type !== 'custom_message' || e.customType !== 'throughline') continue;
+    const listed = (e.details as { listed?: unknown } | undefined)?.listed;
+    if (Array.isArray(listed)) for (const id of listed) if (typeof id === 'number') ids.push(id);
+  }
+  return ids;
+}
+
 const textResult = (text: string) => ({ content: [{ type: 'text' as const, text }], details: {} });
 
 export default function throughline(pi: ExtensionAPI): void {
-  // The pointer block goes before the first message only: a session's later prompts get nothing.
+  // The pointer block goes before the first message; on later prompts only when Throughline's
+  // settings say every message (autoRecallWhen), leaving out what this session was already given.
+  // The wait is short: a stopped daemon must not hold up the person's prompt.
   pi.on('before_agent_start', async (event, ctx) => {
-    if (hasUserMessage(ctx)) return;
     try {
-      const r = await call<{ block: string }>('suggest', { text: event.prompt.slice(0, 20_000), workspace: ctx.cwd, conversation: ownConversation(ctx) }, 3000);
+      const r = await call<{ block: string; suggestions: { id: number }[] }>(
+        'suggest',
+        { text: event.prompt.slice(0, 20_000), workspace: ctx.cwd, conversation: ownConversation(ctx), first: !hasUserMessage(ctx), listed: listedBefore(ctx).slice(-500) },
+        { signal: ctx.signal, handshakeMs: 250, timeoutMs: 1500 },
+      );
       if (!r.block.trim()) return;
-      return { message: { customType: 'throughline', content: r.block, display: true } };
+      return { message: { customType: 'throughline', content: r.block, display: true, details: { listed: r.suggestions.map((x) => x.id) } } };
     } catch {
       // No Throughline running, or it failed: the prompt goes on without the block.
       return;
@@ -117,8 +160,9 @@ export default function throughline(pi: ExtensionAPI): void {
       workspace: Type.Optional(Type.String({ description: 'A workspace path, or "all".' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
     }),
-    async execute(_id, params) {
-      return textResult((await call<{ text: string }>('recall_conversations', params)).text);
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      // This session is never among its own results.
+      return textResult((await call<{ text: string }>('recall_conversations', { ...params, conversation: ownConversation(ctx) }, { signal })).text);
     },
   });
 
@@ -133,8 +177,8 @@ export default function throughline(pi: ExtensionAPI): void {
       turns: Type.Optional(Type.String({ description: '"N" or "N-M".' })),
       detail: Type.Optional(StringEnum(['summary', 'full'] as const)),
     }),
-    async execute(_id, params) {
-      return textResult((await call<{ text: string }>('read_conversation', params)).text);
+    async execute(_id, params, signal) {
+      return textResult((await call<{ text: string }>('read_conversation', params, { signal })).text);
     },
   });
 
@@ -151,8 +195,8 @@ export default function throughline(pi: ExtensionAPI): void {
       around: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
     }),
-    async execute(_id, params) {
-      return textResult((await call<{ text: string }>('conversation_inspect', params)).text);
+    async execute(_id, params, signal) {
+      return textResult((await call<{ text: string }>('conversation_inspect', params, { signal })).text);
     },
   });
 
@@ -172,8 +216,8 @@ export default function throughline(pi: ExtensionAPI): void {
       before: Type.Optional(Type.Integer({ minimum: 0, description: 'Only entries before this entry number (default: the context boundary).' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
     }),
-    async execute(_id, params, _signal, _onUpdate, ctx) {
-      return textResult((await call<{ text: string }>('history_search', { ...params, conversation: ownConversation(ctx) })).text);
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      return textResult((await call<{ text: string }>('history_search', { ...params, conversation: ownConversation(ctx) }, { signal })).text);
     },
   });
 
@@ -193,7 +237,7 @@ export default function throughline(pi: ExtensionAPI): void {
       cursor: Type.Optional(Type.String()),
       count: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
     }),
-    async execute(_id, params, _signal, _onUpdate, ctx) {
+    async execute(_id, params, signal, _onUpdate, ctx) {
       const conversation = ownConversation(ctx);
       const p =
         params.mode === 'items'
@@ -201,7 +245,7 @@ export default function throughline(pi: ExtensionAPI): void {
           : params.mode === 'range'
             ? { conversation, mode: 'range', from: params.from, to: params.to, limit: params.limit, cursor: params.cursor }
             : { conversation, mode: 'tail', count: params.count };
-      return textResult((await call<{ text: string }>('history_read', p)).text);
+      return textResult((await call<{ text: string }>('history_read', p, { signal })).text);
     },
   });
 

@@ -125,6 +125,19 @@ suite('compose and settings (browser mode)', () => {
     expect(ids(broad)).not.toEqual(ids(focused));
     expect(broad.suggestions.length).toBeGreaterThan(0);
 
+    // When to recall: a conversation's later message is answered only with "Every message".
+    let chat = 0;
+    const laterMessage = async () => {
+      const conversation = `e2e-chat-${++chat}`;
+      await agent.call('suggest', { text, workspace: LEDGER, conversation });
+      return agent.call('suggest', { text, workspace: LEDGER, conversation });
+    };
+    expect((await laterMessage()).reason).toMatch(/autoRecallWhen/);
+    await page.getByRole('radio', { name: /Every message/ }).check();
+    await expect.poll(async () => (await laterMessage()).reason).not.toMatch(/autoRecallWhen/);
+    await page.getByRole('radio', { name: /At the start/ }).check();
+    await expect.poll(async () => (await laterMessage()).reason).toMatch(/autoRecallWhen/);
+
     await page.getByRole('switch', { name: 'Recall earlier conversations automatically' }).uncheck();
     await expect.poll(async () => (await viaSocket()).suggestions.length).toBe(0);
     expect((await viaSocket()).block).toBe('');

@@ -2,6 +2,7 @@
 // (@mariozechner/pi-coding-agent), against a real daemon: it registers the tools, injects the pointer
 // block before the first message only, and its history tools are bound to the session.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider, type AssistantMessage, type Context } from '@mariozechner/pi-ai';
 import {
@@ -101,6 +102,70 @@ describe('the pi extension, loaded by pi', () => {
     expect(textOf(found)).toMatch(/greeting/);
     const tail = await runner.getToolDefinition('history_read')!.execute('t4', { mode: 'range', from: 0 }, undefined, undefined, ctx);
     expect(textOf(tail)).toContain('hello.py');
+  });
+
+  it('leaves its own session out of recall_conversations', async () => {
+    const runner = await loadRunner(SessionManager.open(sessionFile));
+    const ctx = runner.createContext();
+    const own = (await daemon.core.api['conversations.get']({ conversation_id: sessionFile })).conversation.id;
+    // The session's own words: asked without the exclusion, it is a hit.
+    const unexcluded = await daemon.core.api.recall_conversations({ query: 'hello.py', workspace: 'all' });
+    expect(unexcluded.hits.map((h) => h.id)).toContain(own);
+    const r = textOf(await runner.getToolDefinition('recall_conversations')!.execute('t6', { query: 'hello.py', workspace: 'all' }, undefined, undefined, ctx));
+    expect(r).not.toContain(`id ${own},`);
+    const { items } = await daemon.core.api.activity({ limit: 1 });
+    expect(items[0]).toMatchObject({ client: 'pi', method: 'recall_conversations' });
+    expect(items[0]!.conversations).not.toContain(own);
+  });
+
+  it('with auto-recall on every message, offers on later prompts too, never the same conversation twice in a session', async () => {
+    await daemon.core.api['settings.set']({ autoRecallWhen: 'every' });
+    try {
+      const session = SessionManager.inMemory(WORKSPACE);
+      const runner = await loadRunner(session);
+      const first = await runner.emitBeforeAgentStart(PROMPT, undefined, 'system', { cwd: WORKSPACE } as never);
+      const note = first!.messages![0]!;
+      expect(String(note.content)).toContain('<recalled-conversations>');
+      const listed = (note.details as { listed: number[] }).listed;
+      expect(listed.length).toBeGreaterThan(0);
+      // pi keeps the note in the session; then the person's message.
+      session.appendCustomMessageEntry('throughline', note.content as string, true, note.details);
+      session.appendMessage({ role: 'user', content: [{ type: 'text', text: PROMPT }], timestamp: Date.now() });
+      const before = (await daemon.core.api.activity({ limit: 1 })).items[0]!.id;
+      await runner.emitBeforeAgentStart(PROMPT, undefined, 'system', { cwd: WORKSPACE } as never);
+      // The later prompt was asked (every message), and got none of what the first one listed.
+      const [asked] = (await daemon.core.api.activity({ limit: 1 })).items;
+      expect(asked).toMatchObject({ client: 'pi', method: 'suggest' });
+      expect(asked!.id).toBeGreaterThan(before);
+      for (const id of listed) expect(asked!.conversations).not.toContain(id);
+      // Another session is a chat of its own: the same conversations are offered to it.
+      const other = await (await loadRunner(SessionManager.inMemory(WORKSPACE))).emitBeforeAgentStart(PROMPT, undefined, 'system', { cwd: WORKSPACE } as never);
+      expect((other!.messages![0]!.details as { listed: number[] }).listed).toEqual(listed);
+    } finally {
+      await daemon.core.api['settings.set']({ autoRecallWhen: 'start' });
+    }
+  });
+
+  it('does not hold up a prompt on a stopped daemon, and Esc cancels a tool’s wait', async () => {
+    // A socket that accepts and never answers: what a SIGSTOPped daemon looks like.
+    const dir = tempDir();
+    const silent = net.createServer(() => {});
+    await new Promise<void>((r) => silent.listen(path.join(dir, 'silent.sock'), r));
+    process.env.THROUGHLINE_SOCKET = path.join(dir, 'silent.sock');
+    try {
+      const runner = await loadRunner(SessionManager.inMemory(WORKSPACE));
+      const t0 = Date.now();
+      expect(await runner.emitBeforeAgentStart(PROMPT, undefined, 'system', { cwd: WORKSPACE } as never)).toBeUndefined();
+      expect(Date.now() - t0).toBeLessThan(1500);
+      const abort = new AbortController();
+      setTimeout(() => abort.abort(), 100);
+      const t1 = Date.now();
+      await expect(runner.getToolDefinition('recall_conversations')!.execute('t7', { query: 'x' }, abort.signal, undefined, runner.createContext())).rejects.toThrow(/Cancelled/);
+      expect(Date.now() - t1).toBeLessThan(900);
+    } finally {
+      process.env.THROUGHLINE_SOCKET = daemon.socketPath;
+      silent.close();
+    }
   });
 
   it('fails its tools with a clear message, and skips the block silently, when Throughline is not running', async () => {

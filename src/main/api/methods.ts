@@ -53,6 +53,9 @@ export function resumeCommand(c: Conversation): string | null {
 }
 
 const PAGE = 100;
+/** Conversations whose suggestions are remembered (the oldest is forgotten first), and ids kept per conversation. */
+const REMEMBERED_CONVERSATIONS = 2000;
+const REMEMBERED_IDS = 200;
 
 /** Rows without a summary get their first assistant reply as a preview line. */
 function previewsFor(db: Db) {
@@ -73,10 +76,34 @@ export function createApi(deps: ApiDeps): Api {
     return c;
   };
 
+  // What each live conversation (suggest's `conversation`) was already given, so a chat is never
+  // offered the same conversation twice, and whether it had its first suggestion. Kept while this
+  // server runs: the agents' integrations ask on every message, each from a fresh process.
+  const given = new Map<string, number[]>();
+
   return {
     suggest: async (p) => {
       const s = settings.get();
-      return recall.suggest(p, s, settings.operator().pins);
+      const key = p.conversation;
+      const before = key ? given.get(key) : undefined;
+      const first = p.first ?? before === undefined;
+      if (!first && s.autoRecallWhen === 'start') {
+        return {
+          suggestions: [],
+          block: '',
+          reason: 'auto-recall is set to run before a conversation’s first message only (autoRecallWhen: "start")',
+          strategy: p.strategy ?? 'default',
+          sensitivity: p.sensitivity ?? s.sensitivity,
+        };
+      }
+      const listed = [...(p.listed ?? []), ...(before ?? [])].slice(-500);
+      const result = recall.suggest({ ...p, listed }, s, settings.operator().pins);
+      if (key) {
+        given.delete(key);
+        given.set(key, [...(before ?? []), ...result.suggestions.map((x) => x.id)].slice(-REMEMBERED_IDS));
+        if (given.size > REMEMBERED_CONVERSATIONS) given.delete(given.keys().next().value!);
+      }
+      return result;
     },
     recall_conversations: async (p) => recall.recall(p),
     read_conversation: async (p) => recall.read(p),

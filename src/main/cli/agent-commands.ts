@@ -86,57 +86,22 @@ $THROUGHLINE_CONVERSATION: the default "conversation" for the history tools.
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'turn-start hook for Claude Code: `hook claude` reads the hook JSON on stdin',
-  help: `Usage: throughline hook claude [--db FILE] [--socket PATH]
+  summary: 'turn-start hook for Claude Code (`hook claude`) and Gemini CLI (`hook gemini`); reads the hook JSON on stdin',
+  help: `Usage: throughline hook claude|gemini [--db FILE] [--socket PATH]
 
-Run by Claude Code (installed by \`throughline install claude\`). Reads the hook JSON on stdin; on a
-session's first UserPromptSubmit prints the pointer block as additionalContext, on SessionStart after a
-compaction a note on the history tools; otherwise nothing. Never fails the prompt: errors go to
-$XDG_STATE_HOME/throughline/hook.log and it exits 0.
+Run by the agent (installed by \`throughline install claude\` or \`install gemini\`). Reads the hook JSON on
+stdin; before a session's first prompt (or every prompt, with autoRecallWhen "every") prints the pointer
+block as additionalContext; for Claude Code, on SessionStart after a compaction, a note on the history
+tools; otherwise nothing. Never fails the prompt: it exits 0 within 2 s, whatever happens, and errors go
+to $XDG_STATE_HOME/throughline/hook.log.
 `,
   async run(args: string[], io: CliIO): Promise<number> {
-    const fs = await import('node:fs');
-    const { stateDir } = await import('../server/paths.js');
-    const logFile = path.join(stateDir(io.env), 'hook.log');
-    const log = (message: string) => {
-      try {
-        fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
-        fs.appendFileSync(logFile, `${new Date().toISOString()} ${message}\n`, { mode: 0o600 });
-      } catch {
-        // Logging must not be the thing that fails the hook.
-      }
-    };
-    try {
-      const { values, positionals } = parseFlags(args, { socket: { type: 'string' } });
-      if (positionals[0] !== 'claude') {
-        log(`hook: unknown agent "${positionals[0] ?? ''}" (expected "claude")`);
-        return 0;
-      }
-      const stdin = await readStdin(1024 * 1024);
-      const { runClaudeHook } = await import('../integrations/claude-hook.js');
-      const out = await runClaudeHook(stdin, { dbPath: dbPathFrom(values, io.env), socketPath: values.socket, env: io.env }, log);
-      // JSON for Claude Code: exactly as built (JSON escapes what it must), never re-escaped.
-      if (out) rawOut(io)(out);
-    } catch (err) {
-      log(`hook: ${(err as Error).stack ?? String(err)}`);
-    }
-    return 0;
+    // Reached when the hook's own bundle is missing or stale (see bin/throughline.mjs); same code.
+    // It ends the process itself (exit 0 within its deadline), so it is the process's last command.
+    const { hookMain } = await import('../hook/main.js');
+    return hookMain(args, io.env);
   },
 };
-
-function readStdin(max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) reject(new Error(`hook input over ${max} bytes`));
-      else chunks.push(c);
-    });
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
-}
 
 async function agentArg(positionals: string[], verb: string) {
   // The installers, from the one list Settings → Extensions shows too.
@@ -150,7 +115,7 @@ function installCommand(verb: 'install' | 'uninstall'): Command {
   return {
     name: verb,
     summary: verb === 'install' ? 'connect an agent: claude (hook + MCP), codex (MCP), pi (extension)' : 'remove what `install` added for an agent',
-    help: `Usage: throughline ${verb} claude|codex|pi [--json]
+    help: `Usage: throughline ${verb} claude|codex|pi [--dry-run] [--json]
 
 ${
   verb === 'install'
@@ -158,25 +123,39 @@ ${
         (default ~/.claude/settings.json) and the MCP server "throughline" to the user's .claude.json
 codex   adds [mcp_servers.throughline] to $CODEX_HOME/config.toml (default ~/.codex/config.toml)
 pi      copies the extension to $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/)
-Idempotent; every file is backed up (FILE.throughline-backup-TIMESTAMP) before it changes.
-$THROUGHLINE_COMMAND overrides how agents start Throughline (default: this node and bin/throughline.mjs).`
+Idempotent; every file is backed up (FILE.throughline-backup-TIMESTAMP) before it changes. Agents start
+Throughline through a launcher at $XDG_DATA_HOME/throughline/bin/throughline that outlives a Node upgrade;
+$THROUGHLINE_COMMAND overrides it. MCP servers get this shell's socket, index and settings paths pinned.`
     : 'Removes exactly the entries `install` added (backing up each file first); leaves everything else.'
 }
+  --dry-run   print what would change, change nothing
 `,
     async run(args: string[], io: CliIO): Promise<number> {
-      const { values, positionals } = parseFlags(args, {});
+      const { values, positionals } = parseFlags(args, { 'dry-run': { type: 'boolean' } });
       const integration = await agentArg(positionals, verb);
       const agent = integration.id;
-      const report = integration[verb](io.env);
+      const { InstallError } = await import('../integrations/files.js');
+      let report;
+      try {
+        report = integration[verb](io.env, { dryRun: Boolean(values['dry-run']) });
+      } catch (err) {
+        // A file we will not touch (unparseable, a form we cannot edit) is the person's to fix: one line, no stack.
+        if (!(err instanceof InstallError)) throw err;
+        io.err(`throughline ${verb} ${agent}: ${err.message}\n`);
+        return 1;
+      }
       if (values.json) {
         printJson(io, report);
         return 0;
       }
-      for (const f of report.changed) io.out(`${verb === 'install' ? 'updated' : 'cleaned'} ${f}\n`);
+      const done = report.dryRun ? 'would change' : verb === 'install' ? 'updated' : 'cleaned';
+      for (const f of report.changed) io.out(`${done} ${f}\n`);
+      for (const d of report.diffs) io.out(`${d.diff.replace(/^/gm, '    ')}\n`);
       for (const f of report.unchanged) io.out(`unchanged ${f}\n`);
       for (const f of report.backups) io.out(`backup    ${f}\n`);
-      for (const n of report.notes) io.out(`${n}\n`);
+      if (!report.dryRun) for (const n of report.notes) io.out(`${n}\n`);
       if (!report.changed.length && !report.unchanged.length) io.out(`Nothing to ${verb} for ${agent}.\n`);
+      if (report.dryRun) io.out('Dry run: nothing was changed.\n');
       return 0;
     },
   };

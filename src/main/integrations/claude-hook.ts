@@ -1,13 +1,20 @@
 // `throughline hook claude`: Claude Code runs this on UserPromptSubmit (and SessionStart after a
 // compaction) with the hook JSON on stdin. It prints
 //   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"<pointer block>"}}
-// or nothing. The pointer block belongs before the first message only, so it is injected on the
-// first prompt of a session: the transcript holds no earlier user prompt. Later prompts cost one
-// early-stopping read of the transcript head and nothing else. The hook never fails the user's
-// prompt: every error ends in exit 0, no output, and a line in the hook log.
+// or nothing. By default the pointer block belongs before a session's first message only (the
+// transcript holds no earlier user prompt); with auto-recall on every message it is asked for on
+// each prompt, and the daemon leaves out what this session was already given. A later prompt in
+// the default mode costs one early-stopping read of the transcript head and nothing else. The hook
+// never fails the user's prompt: every error ends in exit 0, no output, and a line in the hook log.
+//
+// This module is on the hook's fast path: Node built-ins and the small hook modules only.
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { openBackend, type BackendOptions } from '../mcp/backend.js';
+import type { SuggestParams } from '../../shared/api.js';
+import { readRecallSwitches } from '../hook/recall-settings.js';
+import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from '../hook/suggest.js';
+
+export type { HookOptions } from '../hook/suggest.js';
 
 export interface ClaudeHookInput {
   session_id?: string;
@@ -16,11 +23,6 @@ export interface ClaudeHookInput {
   hook_event_name?: string;
   prompt?: string;
   source?: string;
-}
-
-export interface HookOptions extends Omit<BackendOptions, 'client'> {
-  /** Gives up (printing nothing) after this long; Claude Code waits on the hook (default 4 s). */
-  budgetMs?: number;
 }
 
 /** Stops reading a transcript after this much: a session that long is not at its first prompt. */
@@ -45,7 +47,11 @@ function promptText(entry: Record<string, unknown>): string | null {
 
 /** True when the transcript has no user prompt other than (possibly) the one being submitted. */
 export async function isFirstPrompt(transcriptPath: string | undefined, prompt: string): Promise<boolean> {
-  if (!transcriptPath || !fs.existsSync(transcriptPath)) return true;
+  if (!transcriptPath) return true;
+  const st = await fs.promises.stat(transcriptPath).catch(() => null);
+  if (!st) return true;
+  // A FIFO or device would block the read: not a transcript Claude Code wrote, so not a first prompt either.
+  if (!st.isFile()) return false;
   const stream = fs.createReadStream(transcriptPath, { encoding: 'utf8', end: HEAD_LIMIT });
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
   let bytes = 0;
@@ -79,7 +85,7 @@ function output(event: 'UserPromptSubmit' | 'SessionStart', context: string): st
 }
 
 /** Computes what the hook prints for one hook input ('' for nothing). Throws on failure; the caller swallows. */
-export async function claudeHookOutput(input: ClaudeHookInput, options: HookOptions = {}): Promise<string> {
+export async function claudeHookOutput(input: ClaudeHookInput, options: HookOptions = {}, deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)): Promise<string> {
   const event = input.hook_event_name;
   if (event === 'SessionStart') {
     // After a compaction the model has only a summary: remind it where the rest is.
@@ -92,20 +98,27 @@ export async function claudeHookOutput(input: ClaudeHookInput, options: HookOpti
     );
   }
   if (event !== 'UserPromptSubmit' || !input.prompt?.trim()) return '';
-  if (!(await isFirstPrompt(input.transcript_path, input.prompt))) return '';
-  const backend = await openBackend({ ...options, client: 'claude-code' });
-  try {
-    const result = await backend.call('suggest', {
-      text: input.prompt.slice(0, 20_000),
-      workspace: input.cwd || undefined,
-      conversation: input.session_id || input.transcript_path || undefined,
-    });
-    if (!result.block.trim()) return '';
-    const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
-    return output('UserPromptSubmit', result.block.trimEnd() + note);
-  } finally {
-    backend.close();
+  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
+  if (!switches.autoRecall) return '';
+  const prompt = input.prompt;
+  // Default mode: only a first prompt asks. Every-message mode asks the daemon each time (it
+  // remembers what this session was given); without a daemon nothing remembers, so only a first
+  // prompt is answered from the index.
+  let first: boolean | undefined;
+  if (!switches.every) {
+    if (!(await isFirstPrompt(input.transcript_path, prompt))) return '';
+    first = true;
   }
+  const params: SuggestParams = {
+    text: prompt.slice(0, 20_000),
+    workspace: input.cwd || undefined,
+    conversation: input.session_id || input.transcript_path || undefined,
+    ...(first ? { first } : {}),
+  };
+  const result = await hookSuggest(params, 'claude-code', options, deadline, async () => first ?? (await isFirstPrompt(input.transcript_path, prompt)));
+  if (!result?.block.trim()) return '';
+  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
+  return output('UserPromptSubmit', result.block.trimEnd() + note);
 }
 
 /** Parses stdin and runs the hook within its time budget; resolves to the text to print, never rejects. */
@@ -119,18 +132,23 @@ export async function runClaudeHook(stdin: string, options: HookOptions, log: (m
     log(`hook input is not JSON: ${(err as Error).message}`);
     return '';
   }
-  const budget = options.budgetMs ?? 4000;
+  return withinBudget(options.budgetMs ?? DEFAULT_BUDGET_MS, input.hook_event_name, log, (deadline) => claudeHookOutput(input, options, deadline));
+}
+
+/** Runs `fn` and resolves to its output, or to '' once the budget is spent or on any failure. */
+export async function withinBudget(budgetMs: number, what: string | undefined, log: (message: string) => void, fn: (deadline: number) => Promise<string>): Promise<string> {
+  const deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
   const giveUp = new Promise<string>((resolve) => {
     timer = setTimeout(() => {
-      log(`hook gave up after ${budget} ms (${input.hook_event_name ?? 'unknown event'})`);
+      log(`hook gave up after ${budgetMs} ms (${what ?? 'unknown event'})`);
       resolve('');
-    }, budget);
+    }, budgetMs);
   });
   try {
     return await Promise.race([
-      claudeHookOutput(input, options).catch((err: Error) => {
-        log(`hook failed (${input.hook_event_name ?? 'unknown event'}): ${err.message}`);
+      fn(deadline).catch((err: Error) => {
+        log(`hook failed (${what ?? 'unknown event'}): ${err.message}`);
         return '';
       }),
       giveUp,

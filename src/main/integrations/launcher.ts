@@ -37,7 +37,9 @@ export function agentCommand(env: NodeJS.ProcessEnv, report: InstallReport): Lau
   const override = commandOverride(env);
   if (override) return override;
   const file = launcherPath(env);
-  const text = launcherScript(process.execPath, path.join(packageRoot(), 'bin', 'throughline.mjs'));
+  // Installed from the Electron app, process.execPath is Electron, not a Node: leave the choice to PATH.
+  const node = process.versions.electron ? '' : process.execPath;
+  const text = launcherScript(node, path.join(packageRoot(), 'bin', 'throughline.mjs'));
   // Throughline's data folder is private (the index lives there); the launcher's folder is inside it.
   if (!report.dryRun) fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   updateFile(file, readText(file), text, report, 0o755);

@@ -13,8 +13,8 @@ export interface Integration {
   agent: string;
   /** What install adds, in a few plain words. */
   adds: string;
-  install(env: NodeJS.ProcessEnv): InstallReport;
-  uninstall(env: NodeJS.ProcessEnv): InstallReport;
+  install(env: NodeJS.ProcessEnv, options?: { dryRun?: boolean }): InstallReport;
+  uninstall(env: NodeJS.ProcessEnv, options?: { dryRun?: boolean }): InstallReport;
   /** What is installed now. Throws InstallError when a file it must read is unreadable. */
   state(env: NodeJS.ProcessEnv): InstallState;
 }
@@ -24,24 +24,24 @@ export const INTEGRATIONS: readonly Integration[] = [
     id: 'claude',
     agent: 'Claude Code',
     adds: 'a hook that offers earlier conversations on a session’s first prompt, and the MCP server with the history tools',
-    install: (env) => installClaude({ env }),
-    uninstall: (env) => uninstallClaude({ env }),
+    install: (env, o) => installClaude({ env, ...o }),
+    uninstall: (env, o) => uninstallClaude({ env, ...o }),
     state: (env) => claudeState(env),
   },
   {
     id: 'codex',
     agent: 'Codex',
     adds: 'the MCP server with the recall and history tools',
-    install: (env) => installCodex({ env }),
-    uninstall: (env) => uninstallCodex({ env }),
+    install: (env, o) => installCodex({ env, ...o }),
+    uninstall: (env, o) => uninstallCodex({ env, ...o }),
     state: (env) => codexState(env),
   },
   {
     id: 'pi',
     agent: 'pi',
     adds: 'an extension that offers earlier conversations and adds the history tools',
-    install: (env) => installPi({ env }),
-    uninstall: (env) => uninstallPi({ env }),
+    install: (env, o) => installPi({ env, ...o }),
+    uninstall: (env, o) => uninstallPi({ env, ...o }),
     state: (env) => piState(env),
   },
 ];

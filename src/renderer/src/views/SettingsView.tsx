@@ -1,7 +1,7 @@
 // Settings → Extensions: Personal Recall (on/off, how eagerly, where to look, pins), then sources
 // and agent access (SettingsSections.tsx). Every change is saved at once and used by the next answer.
 import { useEffect, useId, useState } from 'react';
-import type { Pins, Scope, Sensitivity } from '../../../shared/api';
+import type { AutoRecallWhen, Pins, Scope, Sensitivity } from '../../../shared/api';
 import { ErrorState, Loading } from '../components/states';
 import { useSettings } from '../stores/settings';
 import { Integrations } from './SettingsIntegrations';
@@ -16,6 +16,11 @@ const SENSITIVITIES: { value: Sensitivity; label: string; hint: string }[] = [
 const SCOPES: { value: Scope; label: string; hint: string }[] = [
   { value: 'workspace', label: 'This workspace only', hint: 'Conversations from the folder the agent works in' },
   { value: 'everywhere', label: 'All my workspaces', hint: 'Every conversation Throughline has indexed' },
+];
+
+const WHEN: { value: AutoRecallWhen; label: string; hint: string }[] = [
+  { value: 'start', label: 'At the start', hint: 'Before a conversation’s first message' },
+  { value: 'every', label: 'Every message', hint: 'Never the same conversation twice in one chat' },
 ];
 
 /** The shipped presets (personal-recall-plugin), shown as what an empty pin falls back to. */
@@ -108,6 +113,7 @@ export function SettingsView() {
           <input id="auto-recall" type="checkbox" role="switch" className="switch" checked={settings.autoRecall} aria-describedby="auto-recall-hint"
             onChange={(e) => void save({ autoRecall: e.target.checked })} />
         </div>
+        <RadioGroup legend="When to recall" name="auto-recall-when" value={settings.autoRecallWhen} options={WHEN} onChange={(v) => void save({ autoRecallWhen: v })} disabled={!settings.autoRecall} />
         <RadioGroup legend="How eagerly to recall" name="sensitivity" value={settings.sensitivity} options={SENSITIVITIES} onChange={(v) => void save({ sensitivity: v })} disabled={!settings.autoRecall} />
         <RadioGroup legend="Where to look" name="scope" value={settings.scope} options={SCOPES} onChange={(v) => void save({ scope: v })} disabled={!settings.autoRecall} />
         <details className="advanced">

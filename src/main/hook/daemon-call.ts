@@ -1,0 +1,79 @@
+// One call to the daemon for a hook: connect, authenticate, call, all before a deadline. Small on
+// purpose (Node's net and JSON only): the hook runs on every prompt, and the full socket client
+// would load zod to get at the error codes. A daemon that does not complete the handshake in time
+// (none listening, or stopped with SIGSTOP: it still accepts connections and never answers) is
+// "unavailable" and the hook may fall back; one that goes quiet mid-call uses up the deadline.
+import net from 'node:net';
+
+export class DaemonUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DaemonUnavailable';
+  }
+}
+
+export class DaemonError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DaemonError';
+  }
+}
+
+export interface DaemonCallOptions {
+  socketPath: string;
+  client: string;
+  token?: string;
+  /** Connecting and `auth` must be done within this (ms). */
+  handshakeMs: number;
+  /** The call must be answered by this time (Date.now() ms). */
+  deadline: number;
+}
+
+export function callDaemon<T>(method: string, params: unknown, options: DaemonCallOptions): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const socket = net.connect(options.socketPath);
+    let buffered = '';
+    let authed = false;
+    let settled = false;
+    const finish = (err: Error | null, value?: T) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(handshake);
+      clearTimeout(overall);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(value as T);
+    };
+    const handshake = setTimeout(() => finish(new DaemonUnavailable(`no answer from ${options.socketPath} within ${options.handshakeMs} ms`)), options.handshakeMs);
+    const overall = setTimeout(() => finish(new Error(`${method} not answered before the deadline`)), Math.max(0, options.deadline - Date.now()));
+    socket.setEncoding('utf8');
+    socket.on('error', (err) => finish(authed ? err : new DaemonUnavailable(`cannot reach ${options.socketPath}: ${err.message}`)));
+    socket.on('close', () => finish(authed ? new Error(`${options.socketPath} closed the connection`) : new DaemonUnavailable(`${options.socketPath} closed the connection`)));
+    socket.on('connect', () => {
+      const auth = options.token ? { token: options.token, client: options.client } : { client: options.client };
+      socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'auth', params: auth }) + '\n' + JSON.stringify({ jsonrpc: '2.0', id: 2, method, params }) + '\n');
+    });
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        let msg: { id?: number; result?: T; error?: { code: number; message: string } };
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (msg.error) return finish(new DaemonError(msg.error.code, msg.error.message));
+        if (msg.id === 1) {
+          authed = true;
+          clearTimeout(handshake);
+        } else if (msg.id === 2) return finish(null, msg.result as T);
+      }
+    });
+  });
+}

@@ -1,0 +1,114 @@
+// `throughline hook gemini`: Gemini CLI runs this on BeforeAgent (after the user submits a prompt,
+// before planning) with {session_id, transcript_path, cwd, hook_event_name, timestamp, prompt} on
+// stdin, and appends `hookSpecificOutput.additionalContext` to that prompt (docs/hooks/reference.md
+// in google-gemini/gemini-cli). Same decisions as the Claude Code hook: the pointer block before a
+// session's first message (or on every message when so set), never failing the prompt.
+//
+// Gemini records the user's message after BeforeAgent has run, so a transcript holding any user
+// message means this is not the first prompt. Transcripts are JSONL (one record a line) in current
+// versions and one pretty-printed JSON object ({messages: […]}) in older ones.
+import fs from 'node:fs';
+import readline from 'node:readline';
+import type { SuggestParams } from '../../shared/api.js';
+import { readRecallSwitches } from '../hook/recall-settings.js';
+import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from '../hook/suggest.js';
+import { ownConversationNote, withinBudget } from './claude-hook.js';
+
+export interface GeminiHookInput {
+  session_id?: string;
+  transcript_path?: string;
+  cwd?: string;
+  hook_event_name?: string;
+  prompt?: string;
+}
+
+const HEAD_LIMIT = 8 * 1024 * 1024;
+/** A user record, as JSON.stringify writes it (JSONL) or pretty-printed (older whole-file JSON). */
+const USER_RECORD = /"type"\s*:\s*"user"/;
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof (p as { text?: unknown })?.text === 'string' ? (p as { text: string }).text : '')).join('');
+  return '';
+}
+
+const isOtherPrompt = (record: unknown, prompt: string): boolean =>
+  typeof record === 'object' && record !== null && (record as { type?: unknown }).type === 'user' && contentText((record as { content?: unknown }).content).trim() !== prompt.trim();
+
+/** True when the transcript holds no user message other than (possibly) this prompt. */
+export async function geminiIsFirstPrompt(transcriptPath: string | undefined, prompt: string): Promise<boolean> {
+  if (!transcriptPath) return true;
+  const st = await fs.promises.stat(transcriptPath).catch(() => null);
+  if (!st) return true;
+  if (!st.isFile() || st.size > HEAD_LIMIT) return false;
+  const stream = fs.createReadStream(transcriptPath, { encoding: 'utf8' });
+  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  const whole: string[] = [];
+  let jsonl = true;
+  try {
+    for await (const line of lines) {
+      if (!jsonl) {
+        whole.push(line);
+        continue;
+      }
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        if (!line.trim()) continue;
+        // Not one record a line: the older pretty-printed file, read whole below.
+        jsonl = false;
+        whole.push(line);
+        continue;
+      }
+      if (USER_RECORD.test(line) && isOtherPrompt(record, prompt)) return false;
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+  if (jsonl) return true;
+  const text = whole.join('\n');
+  if (!USER_RECORD.test(text)) return true;
+  try {
+    const messages = (JSON.parse(text) as { messages?: unknown[] }).messages ?? [];
+    return !messages.some((m) => isOtherPrompt(m, prompt));
+  } catch {
+    return false; // unreadable: say nothing rather than guess
+  }
+}
+
+export async function geminiHookOutput(input: GeminiHookInput, options: HookOptions = {}, deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)): Promise<string> {
+  if (input.hook_event_name !== 'BeforeAgent' || !input.prompt?.trim()) return '';
+  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
+  if (!switches.autoRecall) return '';
+  const prompt = input.prompt;
+  let first: boolean | undefined;
+  if (!switches.every) {
+    if (!(await geminiIsFirstPrompt(input.transcript_path, prompt))) return '';
+    first = true;
+  }
+  const params: SuggestParams = {
+    text: prompt.slice(0, 20_000),
+    workspace: input.cwd || undefined,
+    conversation: input.session_id || input.transcript_path || undefined,
+    ...(first ? { first } : {}),
+  };
+  const result = await hookSuggest(params, 'gemini-cli', options, deadline, async () => first ?? (await geminiIsFirstPrompt(input.transcript_path, prompt)));
+  if (!result?.block.trim()) return '';
+  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: result.block.trimEnd() + note } }) + '\n';
+}
+
+export async function runGeminiHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
+  let input: GeminiHookInput;
+  try {
+    const value: unknown = JSON.parse(stdin);
+    if (typeof value !== 'object' || value === null) throw new Error('expected a JSON object');
+    input = value as GeminiHookInput;
+  } catch (err) {
+    log(`gemini hook input is not JSON: ${(err as Error).message}`);
+    return '';
+  }
+  return withinBudget(options.budgetMs ?? DEFAULT_BUDGET_MS, input.hook_event_name, log, (deadline) => geminiHookOutput(input, options, deadline));
+}
