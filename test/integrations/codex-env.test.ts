@@ -98,7 +98,7 @@ describe('throughline mcp in Codex’s environment', () => {
       const found = textOf(await client.callTool({ name: 'history_search', arguments: { query: 'purpuse', before: 10_000 } }));
       expect(found).toMatch(/purpuse/);
       const handoff = textOf(await client.callTool({ name: 'history_handoff', arguments: { text: 'Continue: summarize the goals next.' } }));
-      expect(handoff).toMatch(/Handoff recorded after entry \d+/);
+      expect(handoff).toMatch(/Handoff written to conversation \d+/);
       const { items } = await daemon!.core.api.activity({ limit: 10 });
       expect(items.find((i) => i.method === 'history_handoff')).toMatchObject({ client: 'mcp' });
       // The model may also name it, as $CODEX_THREAD_ID.

@@ -17,12 +17,12 @@ function agentEnv(home: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The texts of `files` (paths under `from`), keyed by their path below it. */
+/** The texts of `files` (paths under `from`), keyed by their path below it; the home itself reads HOME (MCP servers get paths under it pinned). */
 function texts(files: string[], from: string, root: string): Record<string, string | null> {
   return Object.fromEntries(files.map((f) => {
     const rel = path.relative(from, f);
     const file = path.join(root, rel);
-    return [rel, fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null];
+    return [rel, fs.existsSync(file) ? fs.readFileSync(file, 'utf8').replaceAll(root, 'HOME') : null];
   }));
 }
 

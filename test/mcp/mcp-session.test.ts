@@ -95,7 +95,7 @@ describe('throughline mcp across daemon restarts', () => {
     await sleep(1100); // it tries the socket again at most once a second
     expect(await recall()).toContain('rollout plan');
     expect(await viaDaemon()).toBe(1);
-    expect(textOf(await handoff())).toMatch(/Handoff recorded after entry \d+/);
+    expect(textOf(await handoff())).toMatch(/Handoff written to conversation \d+/);
 
     await stop();
     expect(await recall()).toContain('rollout plan'); // from the index, without an error
