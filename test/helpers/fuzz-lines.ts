@@ -81,6 +81,16 @@ export function corpora(): Corpus[] {
       file: '/home/u/.copilot/session-state/aaaabbbb-1111-2222-3333-ccccddddeeee/events.jsonl',
       lines: [...fixtureLines('copilot/agent-sessions-small.jsonl'), ...fixtureLines('copilot/agent-sessions-schema_drift.jsonl')],
     },
+    {
+      kind: 'droid',
+      file: '/home/u/.factory/sessions/-tmp-large/droid_large.jsonl',
+      lines: [...fixtureLines('droid/agent-sessions-session_store_large.jsonl'), ...fixtureLines('droid/agent-sessions-session_store_schema_drift.jsonl')],
+    },
+    {
+      kind: 'cursor',
+      file: '/home/u/.cursor/projects/p/agent-transcripts/0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f.jsonl',
+      lines: [...fixtureLines('cursor/agent-sessions-large.jsonl'), ...fixtureLines('cursor/agent-sessions-schema_drift.jsonl')],
+    },
     { kind: 'jsonl', file: '/home/u/.local/share/throughline/import/sample.jsonl', lines: [...JSONL_SAMPLE] },
   ];
 }

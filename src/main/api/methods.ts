@@ -47,6 +47,10 @@ export function resumeCommand(c: Conversation): string | null {
       return c.isSubagent ? null : `${cd}gemini --resume ${id}`;
     case 'copilot':
       return c.isSubagent ? null : `${cd}copilot --resume ${id}`;
+    case 'cursor':
+      return c.isSubagent ? null : `${cd}cursor-agent --resume ${id}`;
+    case 'droid':
+      return `${cd}droid --resume ${id}`;
     default:
       return null;
   }

@@ -6,6 +6,8 @@ import { SOURCE_KINDS } from '../../shared/types.js';
 import { claudeCodeAdapter } from './adapters/claude-code.js';
 import { codexAdapter } from './adapters/codex.js';
 import { copilotAdapter } from './adapters/copilot.js';
+import { cursorAdapter } from './adapters/cursor.js';
+import { droidAdapter } from './adapters/droid.js';
 import { geminiAdapter } from './adapters/gemini.js';
 import { jsonlAdapter } from './adapters/jsonl.js';
 import { piAdapter } from './adapters/pi.js';
@@ -18,6 +20,8 @@ export const ADAPTERS: ReadonlyMap<SourceKind, Adapter> = new Map<SourceKind, Ad
   ['codex', codexAdapter],
   ['gemini', geminiAdapter],
   ['copilot', copilotAdapter],
+  ['cursor', cursorAdapter],
+  ['droid', droidAdapter],
   ['jsonl', jsonlAdapter],
 ]);
 

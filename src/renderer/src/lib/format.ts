@@ -7,6 +7,8 @@ export const SOURCE_LABEL: Record<SourceKind, string> = {
   pi: 'pi',
   gemini: 'Gemini CLI',
   copilot: 'Copilot CLI',
+  cursor: 'Cursor',
+  droid: 'Droid',
   jsonl: 'Imported',
 };
 

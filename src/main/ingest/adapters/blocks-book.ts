@@ -1,0 +1,123 @@
+// Entries of one conversation written as Anthropic-style content blocks (text, thinking, tool_use,
+// tool_result), shared by the Factory Droid and Cursor adapters: their lines carry a role and a list
+// of blocks, much as Claude Code's do. Each entry is a `record` named by its line and block, so a file
+// read again (Cursor sometimes rewrites its transcript) yields the same entries.
+import type { ConversationMeta, IngestOp, SourcedRecord } from '../types.js';
+import { blocksOf, callText, resultText } from './claude-code-content.js';
+import { nonEmpty, putCapped, str, titleFromText, type Json } from './text.js';
+
+/** Calls waiting for their result; older ones stay 'pending' (an interrupted turn). */
+const PENDING_CAP = 300;
+
+export interface BlocksState {
+  titleRank: number;
+  updatedAt?: number;
+  /** tool_use id → the call's record, until its tool_result arrives. */
+  pending: Record<string, SourcedRecord>;
+}
+
+export const newBlocksState = (): BlocksState => ({ titleRank: 0, pending: {} });
+
+/** Turns a user's text into what is stored: null to skip it (only context the agent injected). */
+export type UserText = (text: string) => string | null;
+
+export class BlocksBook {
+  ops: IngestOp[] = [];
+
+  constructor(
+    private readonly conv: string,
+    private readonly s: BlocksState,
+    private readonly userText: UserText,
+  ) {}
+
+  meta(meta: ConversationMeta): void {
+    this.ops.push({ op: 'conversation', conv: this.conv, meta });
+  }
+
+  private add(entry: SourcedRecord): void {
+    this.ops.push({ op: 'record', conv: this.conv, entry });
+    if (entry.ts !== undefined && entry.ts > (this.s.updatedAt ?? -Infinity)) {
+      this.s.updatedAt = entry.ts;
+      this.meta({ updatedAt: entry.ts });
+    }
+  }
+
+  /** One message: `id` names its entries (`<id>#<block>`). */
+  message(id: string, role: 'user' | 'assistant', content: unknown, ts: number | undefined, author?: string): void {
+    const texts: string[] = [];
+    let textAt = 0; // the block the pending text started at: the entry is named after it
+    const flush = () => {
+      const at = textAt;
+      const joined = texts.splice(0).join('\n').trim();
+      if (!joined) return;
+      const text = role === 'user' ? this.userText(joined) : joined;
+      if (text === null || !text.trim()) return;
+      this.add({ sourceId: `${id}#${at}`, role, kind: 'message', text, indexed: true, ts, author });
+      if (role === 'user' && this.s.titleRank === 0) {
+        const title = titleFromText(text);
+        if (title) {
+          this.s.titleRank = 1;
+          this.meta({ title, titleRank: 1 });
+        }
+      }
+    };
+    blocksOf(content).forEach((block: Json, i) => {
+      switch (block.type) {
+        case 'text':
+          if (texts.length === 0) textAt = i;
+          texts.push(str(block.text) ?? '');
+          return;
+        case 'thinking': {
+          flush();
+          const text = nonEmpty(block.thinking) ?? nonEmpty(block.text);
+          if (text) this.add({ sourceId: `${id}#${i}`, role: 'assistant', kind: 'thinking', text, indexed: false, ts, author });
+          return;
+        }
+        case 'tool_use':
+        case 'tool_call': {
+          flush();
+          const call: SourcedRecord = {
+            sourceId: `${id}#${i}`,
+            role: 'tool',
+            kind: 'tool_call',
+            text: callText(block),
+            indexed: false,
+            toolName: str(block.name) ?? str(block.tool) ?? 'tool',
+            toolStatus: 'pending',
+            ts,
+          };
+          this.add(call);
+          const callId = nonEmpty(block.id);
+          if (callId) putCapped(this.s.pending, callId, call, PENDING_CAP);
+          return;
+        }
+        case 'tool_result':
+        case 'tool-result': {
+          flush();
+          const callId = nonEmpty(block.tool_use_id);
+          const call = callId ? this.s.pending[callId] : undefined;
+          const status = block.is_error === true ? 'error' : 'ok';
+          if (call && callId) {
+            delete this.s.pending[callId];
+            this.ops.push({ op: 'record', conv: this.conv, entry: { ...call, toolStatus: status } });
+          }
+          const toolName = call?.toolName ?? str(block.name);
+          this.add({ sourceId: `${id}#${i}`, role: 'tool', kind: 'tool_result', text: resultText(block.content ?? block.output), indexed: false, toolName, toolStatus: status, ts });
+          return;
+        }
+        default:
+          // A newer block type with visible text keeps it; others (images, documents) are left out.
+          if (typeof block.text === 'string') {
+            if (texts.length === 0) textAt = i;
+            texts.push(block.text);
+          }
+      }
+    });
+    flush();
+  }
+
+  /** A notice of the run (an error, an interrupted turn): kept for the transcript, never indexed. */
+  notice(id: string, text: string, ts: number | undefined, author: string): void {
+    this.add({ sourceId: id, role: 'system', kind: 'custom', text, indexed: false, ts, author });
+  }
+}

@@ -1,0 +1,92 @@
+// Factory Droid adapter. Droid keeps its interactive sessions at
+// `~/.factory/sessions/<cwd slug>/<session id>.jsonl` (beside a `<session id>.settings.json`): a
+// `session_start` line (id, title, sessionTitle, cwd), then `message` lines with an Anthropic-style
+// `message: {role, content: [blocks]}`. Droid documents no variable that moves ~/.factory.
+import path from 'node:path';
+import { LineError, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
+import { BlocksBook, newBlocksState, type BlocksState } from './blocks-book.js';
+import { baseName, isAbsolutePath, isObject, nonEmpty, parseJsonObject, parseTs, preview, TITLE_MAX } from './text.js';
+
+interface DroidState {
+  v: 'droid-1';
+  key?: string;
+  announced?: boolean;
+  cwd?: string;
+  book: BlocksState;
+}
+
+function restore(raw: unknown): DroidState {
+  if (isObject(raw) && raw.v === 'droid-1' && isObject(raw.book) && isObject(raw.book.pending)) return structuredClone(raw) as unknown as DroidState;
+  return { v: 'droid-1', book: newBlocksState() };
+}
+
+/** Droid prepends <system-reminder> blocks to user turns; what is left around them is the user's text. */
+function userText(text: string): string | null {
+  const t = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();
+  return t === '' ? null : t;
+}
+
+class DroidParser implements LineParser {
+  private readonly s: DroidState;
+
+  constructor(
+    private readonly file: string,
+    state: unknown,
+  ) {
+    this.s = restore(state);
+  }
+
+  state(): unknown {
+    return structuredClone(this.s);
+  }
+
+  line(text: string, lineNo: number): IngestOp[] {
+    const obj = parseJsonObject(text);
+    if (typeof obj === 'string') throw new LineError(`droid: ${obj}`);
+    if (obj.type === 'session_start') {
+      const id = nonEmpty(obj.id);
+      if (id && this.s.key === undefined) this.s.key = id;
+    }
+    const book = this.book();
+    if (obj.type === 'session_start') {
+      const meta: Parameters<BlocksBook['meta']>[0] = {};
+      if (isAbsolutePath(obj.cwd) && obj.cwd !== this.s.cwd) meta.workspace = this.s.cwd = obj.cwd;
+      // Droid names the session itself (sessionTitle, else title): that beats the first prompt.
+      const title = nonEmpty(obj.sessionTitle) ?? nonEmpty(obj.title);
+      if (title && this.s.book.titleRank <= 2) {
+        this.s.book.titleRank = 2;
+        Object.assign(meta, { title: preview(title, TITLE_MAX), titleRank: 2 });
+      }
+      if (Object.keys(meta).length) book.meta(meta);
+    } else if (obj.type === 'message') {
+      const message = isObject(obj.message) ? obj.message : undefined;
+      const role = message?.role;
+      if (!message || (role !== 'user' && role !== 'assistant')) throw new LineError('droid: a message line needs message.role user or assistant');
+      const ts = parseTs(obj.timestamp);
+      if (ts !== undefined && this.s.book.updatedAt === undefined) book.meta({ createdAt: ts });
+      book.message(`L${lineNo}`, role, message.content, ts, nonEmpty(message.model));
+    } else if (obj.type === undefined) {
+      throw new LineError('droid: line has no "type"');
+    }
+    // Other line types (newer Droid versions): skipped, so the format can grow.
+    return book.ops;
+  }
+
+  /** The session's conversation, announced once; a file whose first line was lost is named by its file. */
+  private book(): BlocksBook {
+    const key = (this.s.key ??= baseName(this.file).replace(/\.jsonl$/, ''));
+    const book = new BlocksBook(key, this.s.book, userText);
+    if (!this.s.announced) {
+      this.s.announced = true;
+      book.meta({ sessionId: key });
+    }
+    return book;
+  }
+}
+
+export const droidAdapter: LineAdapter = {
+  kind: 'droid',
+  defaultRoots: (_env, home) => [path.join(home, '.factory', 'sessions')],
+  isSessionFile: (file) => file.endsWith('.jsonl'),
+  createParser: (file, state) => new DroidParser(file, state),
+};
