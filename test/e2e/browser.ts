@@ -11,9 +11,10 @@ export function chromiumMissing(): boolean {
 
 export const SKIP_MESSAGE = `End-to-end tests skipped: ${CHROMIUM} is missing (install it with \`apt-get install -y chromium\`; in CI they always run).`;
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: e.g. the frame-timing flags of the scroll measurement (test/e2e/window.test.ts). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
