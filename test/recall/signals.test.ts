@@ -71,4 +71,51 @@ describe('signals strategy on an index', () => {
     expect(NOW - r.suggestions[0]!.updatedAt!).toBe(2 * DAY);
     db.close();
   });
+
+  // The seed: "Title match: +5 per matched term", "Transcript search index match: +1 per matched term",
+  // "Auto-surfaced candidates need to clear a minimum score of 6".
+  it('a title-only match scores the title +5 alone, and is not listed', () => {
+    const { db, ids } = buildIndex([
+      { key: 'title-only', workspace: '/w/a', title: 'quokka importer', daysAgo: 200, entries: ['parse the csv', 'done'] },
+      { key: 'both', workspace: '/w/b', title: 'wombat importer', daysAgo: 200, entries: ['the wombat rows', 'done'] },
+    ]);
+    const recall = createRecall(db);
+    const at = new Date(NOW).toISOString();
+    const quokka = recall.suggest({ text: 'quokka', workspace: '/w/z', scope: 'everywhere', strategy: 'signals', now: at });
+    expect(quokka.suggestions).toEqual([]);
+    expect(quokka.reason).toBe('no conversation reached the minimum score 6 (best 5)');
+    // Found in the title and in the transcript: 5 + 1 = 6, listed.
+    const wombat = recall.suggest({ text: 'wombat', workspace: '/w/z', scope: 'everywhere', strategy: 'signals', now: at });
+    expect(wombat.suggestions.map((s) => [s.id, s.score])).toEqual([[ids.get('both'), 6]]);
+    expect(wombat.suggestions[0]!.signals).toEqual([
+      { name: 'title', points: 5, detail: 'wombat' },
+      { name: 'transcript', points: 1, detail: 'wombat' },
+    ]);
+    db.close();
+  });
+
+  // The seed: "The list is capped at 5 pointers, sorted by score, then by most recent activity."
+  it('lists at most 5 before the token budget, and the block says when the budget cut some', () => {
+    const convs = Array.from({ length: 7 }, (_, i) => ({
+      key: `n${i}`,
+      title: `numbat migration ${i} of the shared ledger service across every regional cluster and its replicas`,
+      workspace: '/home/someone/projects/ledger-service/packages/migrations',
+      daysAgo: 2 + i,
+      entries: ['the numbat migration runs', 'ok'],
+    }));
+    const { db } = buildIndex(convs);
+    const recall = createRecall(db);
+    const ask = (sensitivity: 'focused' | 'broad') =>
+      recall.suggest({ text: 'numbat migration', scope: 'everywhere', strategy: 'signals', sensitivity, now: new Date(NOW).toISOString() });
+    const broad = ask('broad');
+    expect(broad.suggestions.map((s) => s.title.split(' of ')[0])).toEqual([0, 1, 2, 3, 4].map((i) => `numbat migration ${i}`));
+    expect(broad.block).not.toMatch(/left out/);
+    const focused = ask('focused');
+    expect(focused.suggestions.length).toBeGreaterThan(0);
+    expect(focused.suggestions.length).toBeLessThan(5);
+    const cut = 5 - focused.suggestions.length;
+    expect(focused.block).toContain(`\n${cut} more ${cut === 1 ? 'was' : 'were'} left out to stay within the token budget.\n</recalled-conversations>`);
+    expect(Math.ceil(focused.block.length / 4)).toBeLessThanOrEqual(250);
+    db.close();
+  });
 });

@@ -43,9 +43,15 @@ export interface PointerBlock {
   truncated: boolean;
 }
 
+/** The closing line when the budget left suggestions out: the agent learns the list is not all there was. */
+export function cutNote(count: number): string {
+  return `${count} more ${count === 1 ? 'was' : 'were'} left out to stay within the token budget.`;
+}
+
 /**
  * Builds the block within `tokenBudget`: suggestions in order, each with its preview when that fits,
- * without when only that fits; the first that does not fit at all ends the list.
+ * without when only that fits; the first that does not fit at all ends the list, and a closing line
+ * (which fits too) says how many were left out.
  */
 export function renderPointerBlock(suggestions: readonly Suggestion[], tokenBudget: number): PointerBlock {
   const lines: string[] = [];
@@ -65,6 +71,12 @@ export function renderPointerBlock(suggestions: readonly Suggestion[], tokenBudg
     }
     included.push(s);
   }
+  // Room for the closing line comes from the last suggestions listed, if it must.
+  while (included.length && included.length < suggestions.length && estimateTokens(assemble([...lines, cutNote(suggestions.length - included.length)])) > tokenBudget) {
+    lines.pop();
+    included.pop();
+  }
   if (!included.length) return { block: '', included, truncated };
-  return { block: assemble(lines), included, truncated };
+  const left = suggestions.length - included.length;
+  return { block: assemble(left ? [...lines, cutNote(left)] : lines), included, truncated };
 }

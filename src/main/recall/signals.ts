@@ -66,13 +66,11 @@ export const signalsStrategy: Strategy = {
       .slice(0, MAX_TERMS);
     if (!infos.length) return { ranked: [], reason: 'no term of the message occurs in the index' };
     const keys = infos.map((i) => i.key);
+    // The transcript probe reads the entries only: a term found in the title alone scores the title's
+    // +5 and nothing more (conversation_terms also holds title and summary, and counted it twice).
     const terms = infos.map((i): FieldTerm => {
       const c = [i.clause];
-      const base = { title: matchAll(c, { columns: ['title'] })!, summary: matchAll(c, { columns: ['summary'] })! };
-      // A phrase needs positions: entries_fts and the title/summary columns, not conversation_terms.
-      return i.clause.tokens.length > 1
-        ? { ...base, entries: clauseMatch(i.clause), fields: matchAll(c, { columns: ['title', 'summary'] })! }
-        : { ...base, terms: clauseMatch(i.clause, 'none') };
+      return { title: matchAll(c, { columns: ['title'] })!, summary: matchAll(c, { columns: ['summary'] })!, entries: clauseMatch(i.clause) };
     });
     const ranked: Ranked[] = [];
     let best = 0;

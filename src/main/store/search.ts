@@ -51,8 +51,9 @@ export interface FieldTerm {
   summary: string;
   /** conversation_terms MATCH (detail=none: plain terms and prefixes). */
   terms?: string;
-  /** entries_fts MATCH (phrases need positions) — with `fields`, which covers title and summary. */
+  /** entries_fts MATCH (phrases need positions; the transcript alone, without title and summary)… */
   entries?: string;
+  /** …plus, when given, a conversations_fts MATCH whose hits also count as the whole text. */
   fields?: string;
 }
 
@@ -208,7 +209,7 @@ export function createSearch(db: Db) {
   // One statement per term count (the MATCH strings are parameters, the shape only depends on n).
   const maskStatements = new Map<string, Database.Statement<unknown[], FieldMaskRow>>();
   const maskStatement = (terms: readonly FieldTerm[]) => {
-    const shape = terms.map((t) => (t.entries ? 'p' : 't')).join('');
+    const shape = terms.map((t) => (t.entries ? (t.fields ? 'p' : 'e') : 't')).join('');
     let st = maskStatements.get(shape);
     if (!st) {
       const parts = terms.flatMap((t, i) => {
@@ -218,10 +219,8 @@ export function createSearch(db: Db) {
           `SELECT rowid, 1, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`,
         ];
         if (t.entries) {
-          own.push(
-            `SELECT e.conversation_id, 2, ${bit} FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ? AND e.off_path = 0`,
-            `SELECT rowid, 2, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`,
-          );
+          own.push(`SELECT e.conversation_id, 2, ${bit} FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ? AND e.off_path = 0`);
+          if (t.fields) own.push(`SELECT rowid, 2, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`);
         } else own.push(`SELECT rowid, 2, ${bit} FROM conversation_terms WHERE conversation_terms MATCH ?`);
         return own;
       });
@@ -270,7 +269,9 @@ export function createSearch(db: Db) {
     fieldMasks: (terms: readonly FieldTerm[], bounds: Bounds): FieldMaskRow[] => {
       if (!terms.length) return [];
       if (terms.length > 30) throw new Error('fieldMasks takes at most 30 terms');
-      const args: unknown[] = terms.flatMap((t) => (t.entries ? [t.title, t.summary, t.entries, t.fields] : [t.title, t.summary, t.terms]));
+      const args: unknown[] = terms.flatMap((t) =>
+        t.entries ? [t.title, t.summary, t.entries, ...(t.fields ? [t.fields] : [])] : [t.title, t.summary, t.terms],
+      );
       const b = boundParams(bounds);
       // BOUNDS_SQL's named parameters in order of appearance: sub, ws, ws, since, since, ex.
       args.push(b.sub, b.ws, b.ws, b.since, b.since, b.ex);
