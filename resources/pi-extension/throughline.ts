@@ -157,7 +157,7 @@ export default function throughline(pi: ExtensionAPI): void {
     parameters: Type.Object({
       query: Type.String({ description: 'A few distinctive words.' }),
       since: Type.Optional(Type.String({ description: 'Only conversations active since this date (YYYY-MM-DD).' })),
-      workspace: Type.Optional(Type.String({ description: 'A workspace path, or "all".' })),
+      workspace: Type.Optional(Type.String({ description: 'A workspace path: only its conversations; or "all" (the default: every workspace).' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
     }),
     async execute(_id, params, signal, _onUpdate, ctx) {

@@ -68,6 +68,16 @@ describe('throughline mcp without a daemon (index opened read-only)', () => {
     expect(client.getInstructions()).toMatch(/no fishing/);
   });
 
+  it('says what `workspace` really defaults to: every workspace', async () => {
+    const { tools } = await client.listTools();
+    const ws = (tools.find((t) => t.name === 'recall_conversations')!.inputSchema.properties as Record<string, { description: string }>).workspace!;
+    expect(ws.description).toMatch(/"all" \(the default: every workspace\)/);
+    // Without workspace, both workspaces' conversations are found.
+    const hits = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM } }));
+    expect(hits).toContain('migration plan');
+    expect(hits).toContain('rollout plan');
+  });
+
   it('recalls, reads and inspects, answering with the rendered text', async () => {
     const hits = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM, workspace: 'all' } }));
     // This server runs for conv-alpha (THROUGHLINE_CONVERSATION): its own conversation is never a hit.

@@ -7,6 +7,7 @@ import { createRecall } from '../../src/main/recall/index.js';
 import { assemble } from '../../src/main/recall/context-builder.js';
 import { BLOCK_INTRO, estimateTokens, renderPointerBlock } from '../../src/main/recall/pointer-block.js';
 import { READ_LIMITS } from '../../src/main/recall/tools-read.js';
+import { parseHash, routeHash } from '../../src/renderer/src/stores/route.js';
 import { buildIndex, filler, tmpDir } from './helpers.js';
 
 describe('recall_conversations', () => {
@@ -27,7 +28,22 @@ describe('recall_conversations', () => {
     const h = relaxed.hits[0]!;
     expect(h).toMatchObject({ title: 'pgbouncer prepared statements', sessionId: 'session-both', source: 'pi', entry: 0 });
     expect(h.snippet).toContain('**pgbouncer**');
-    expect(relaxed.text).toContain(`(/c/${h.id})`);
+    expect(relaxed.text).toContain(`(#/c/${h.id}?entry=0)`);
+    db.close();
+  });
+
+  // personal-recall-plugin.md: "Every hit is a Markdown link to … the app's own conversation route, so the
+  // tool card in the transcript links straight to what was found". Throughline's route is #/c/ID.
+  it('links every hit to a route the app and browser mode open', () => {
+    const { db } = buildIndex([{ key: 'p', title: 'pgbouncer pool size', entries: ['pgbouncer pool size', 'ok'] }, ...filler(3)]);
+    const r = createRecall(db).recall({ query: 'pgbouncer' });
+    const links = [...r.text.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1]!);
+    expect(links).toHaveLength(r.hits.length);
+    for (const [i, link] of links.entries()) {
+      const h = r.hits[i]!;
+      expect(parseHash(link)).toEqual({ view: 'conversations', id: h.id, entry: h.entry ?? undefined });
+      expect(link).toBe(routeHash({ view: 'conversations', id: h.id, ...(h.entry !== null ? { entry: h.entry } : {}) }));
+    }
     db.close();
   });
 });

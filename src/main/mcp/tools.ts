@@ -35,7 +35,7 @@ export const TOOLS = {
     inputSchema: {
       query: z.string().min(1).max(2000).describe('A few distinctive words; every word counts, "quoted phrase" for an exact phrase.'),
       since: z.string().max(40).optional().describe('Only conversations active since this date (YYYY-MM-DD or ISO timestamp).'),
-      workspace: z.string().max(4096).optional().describe('A workspace (project folder) path, or "all" (default: the settings\' scope).'),
+      workspace: z.string().max(4096).optional().describe('A workspace (project folder) path: only its conversations; or "all" (the default: every workspace).'),
       limit: z.number().int().min(1).max(50).optional().describe('How many conversations (1–50, default 10).'),
       conversation: z
         .string()

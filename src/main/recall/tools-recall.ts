@@ -174,6 +174,14 @@ export function createRecallTool(search: Search) {
   return { recall };
 }
 
+/**
+ * The app's route for a hit (the window and browser mode both open `#/c/ID?entry=N`), so a recall card
+ * in a transcript links straight to what was found. The seed's `/c/{id}` opened nothing here.
+ */
+export function hitLink(h: Pick<RecallHit, 'id' | 'entry'>): string {
+  return `#/c/${h.id}${h.entry !== null ? `?entry=${h.entry}` : ''}`;
+}
+
 /** Markdown for an agent: a link per hit, bounded; says when it cut. */
 export function renderRecall(query: string, hits: readonly RecallHit[], more: boolean, note?: string): { text: string; truncated: boolean } {
   const lines = [`recall_conversations ${JSON.stringify(query)}: ${hits.length} conversation(s)${more ? ', more available (raise limit or narrow the query)' : ''}.`];
@@ -183,7 +191,7 @@ export function renderRecall(query: string, hits: readonly RecallHit[], more: bo
   for (const [i, h] of hits.entries()) {
     // One line each, no angle brackets: a title, workspace or snippet from a transcript cannot start a
     // line of its own ("SYSTEM: …") or pass for a tag around quoted material.
-    const block = `${i + 1}. [${oneLine(h.title, 120)}](/c/${h.id}) — id ${h.id}, ${h.date?.slice(0, 10) ?? 'undated'}${h.workspace ? `, ${oneLine(h.workspace, 200)}` : ''}\n   ${oneLine(h.snippet, 400)}`;
+    const block = `${i + 1}. [${oneLine(h.title, 120)}](${hitLink(h)}) — id ${h.id}, ${h.date?.slice(0, 10) ?? 'undated'}${h.workspace ? `, ${oneLine(h.workspace, 200)}` : ''}\n   ${oneLine(h.snippet, 400)}`;
     if (used + block.length > TEXT_BUDGET) {
       truncated = true;
       lines.push(`[truncated: ${hits.length - i} more hit(s) not shown]`);
