@@ -2,12 +2,17 @@
 // A change is written at once and read by the next answer: nothing caches settings across calls.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Pins, Settings, SettingsPatch, Sensitivity, Scope } from '../shared/api.js';
+import { Pins, Settings, SettingsPatch, Sensitivity, Scope, type SettingsView } from '../shared/api.js';
 import { z } from 'zod';
 
 export { configDir, defaultSettingsPath } from './paths-light.js';
 
-/** What a deployment (or a person for all their users) can ship: defaults and pins. */
+/**
+ * What a deployment (or a person for all their users) can ship (personal-recall-plugin.md):
+ * `autoRecall: false` removes auto-recall for every user here (no user setting turns it back on, and
+ * the app hides its settings); the sensitivity and scope are defaults a user may change; pins resolve
+ * shipped preset ← operator ← user.
+ */
 export const OperatorConfig = z.object({
   autoRecall: z.boolean().optional(),
   defaultSensitivity: Sensitivity.optional(),
@@ -58,8 +63,9 @@ export function createSettingsStore(file: string) {
     return parsed.data;
   }
 
-  function get(): Settings {
-    const base = defaultSettings(operator());
+  /** The user's own settings over the operator's defaults, before the operator's overrides. */
+  function own(op: OperatorConfig): Settings {
+    const base = defaultSettings(op);
     const raw = readJson(file);
     if (raw === undefined) return base;
     // A damaged field falls back to its default instead of losing the whole file.
@@ -68,15 +74,31 @@ export function createSettingsStore(file: string) {
     return Settings.parse(merged);
   }
 
+  /** What is in force: an operator's `autoRecall: false` wins over the user's setting. */
+  const inForce = (mine: Settings, op: OperatorConfig): Settings => (op.autoRecall === false ? { ...mine, autoRecall: false } : mine);
+
+  function get(): Settings {
+    const op = operator();
+    return inForce(own(op), op);
+  }
+
+  /** The settings in force with what the operator decided, for the app to show as such. */
+  function view(): SettingsView {
+    const op = operator();
+    return { ...inForce(own(op), op), operator: { autoRecallOff: op.autoRecall === false, pins: op.pins ?? {} } };
+  }
+
   function set(patch: SettingsPatch): Settings {
-    const next = Settings.parse({ ...get(), ...SettingsPatch.parse(patch) });
+    const op = operator();
+    // The user's layer is written, never the operator's override: lifting it later restores the user's choice.
+    const next = Settings.parse({ ...own(op), ...SettingsPatch.parse(patch) });
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // Written to a temporary file and renamed, so a crash never leaves half a settings file.
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
     fs.renameSync(tmp, file);
-    return next;
+    return inForce(next, op);
   }
 
-  return { file, get, set, operator };
+  return { file, get, set, view, operator };
 }

@@ -164,6 +164,15 @@ export const Settings = z.object({
   exclusions: z.array(text(4096)).max(500),
 });
 export type Settings = z.infer<typeof Settings>;
+/** settings.get and settings.set answer with the settings in force and what the operator decided. */
+export interface SettingsView extends Settings {
+  operator: {
+    /** operator.json turned auto-recall off for everyone: the app hides its settings. */
+    autoRecallOff: boolean;
+    /** The operator's pins (shipped preset ← operator ← user). */
+    pins: Pins;
+  };
+}
 export const SettingsPatch = Settings.partial();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
@@ -454,8 +463,8 @@ export interface MethodResults {
   'conversations.entries': EntriesResult;
   'conversations.workspaces': { items: WorkspaceItem[] };
   'conversations.find': FindResult;
-  'settings.get': Settings;
-  'settings.set': Settings;
+  'settings.get': SettingsView;
+  'settings.set': SettingsView;
   activity: { items: ActivityItem[] };
   'integrations.list': { items: IntegrationInfo[] };
   'integrations.install': IntegrationChange;

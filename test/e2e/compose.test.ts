@@ -1,5 +1,7 @@
 // Compose and Settings → Extensions, driven in Chromium against the real daemon: what typing shows,
 // where a suggestion leads, and that a setting changed in the window changes the socket's next answer.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuggestResult } from '../../src/shared/api.js';
 import { chromiumMissing, SKIP_MESSAGE } from './browser.js';
@@ -155,5 +157,32 @@ suite('compose and settings (browser mode)', () => {
     // Scrolling within the page never shifts the window's frame (the nav stays put).
     expect(await page.evaluate(() => [document.scrollingElement!.scrollTop, document.querySelector('.nav')!.getBoundingClientRect().top])).toEqual([0, 0]);
     await screenshot(page, 'settings-agents');
+  });
+
+  // personal-recall-plugin.md: "false removes it for every user here and hides its settings"; pins
+  // resolve "shipped preset ← operator ← user", so an operator's pin is what an empty field follows.
+  it('hides the recall settings when the operator turned auto-recall off, and shows the operator\'s pins as pinned', async () => {
+    const operatorFile = path.join(app.dir, 'config', 'operator.json');
+    try {
+      fs.mkdirSync(path.dirname(operatorFile), { recursive: true });
+      fs.writeFileSync(operatorFile, JSON.stringify({ autoRecall: false }));
+      const { page } = await app.open({ hash: '#/settings' });
+      await page.getByTestId('auto-recall-operator-off').waitFor();
+      expect(await page.getByRole('switch', { name: 'Recall earlier conversations automatically' }).count()).toBe(0);
+      expect(await page.getByRole('radio', { name: /Focused/ }).count()).toBe(0);
+      expect(await page.getByText('Advanced: pins').count()).toBe(0);
+      await screenshot(page, 'settings-operator-off');
+
+      fs.writeFileSync(operatorFile, JSON.stringify({ pins: { dfCeiling: 40 } }));
+      await page.reload();
+      await page.getByText('Advanced: pins').click();
+      const ceiling = page.getByLabel(/Distinctive-word ceiling/);
+      expect(await ceiling.getAttribute('placeholder')).toBe("40 (operator's pin)");
+      expect(await page.locator('.pin', { has: ceiling }).getByText('Pinned by the operator.').count()).toBe(1);
+      expect(await page.getByLabel(/Lone-word rarity/).getAttribute('placeholder')).toMatch(/\(preset\)$/);
+      await screenshot(page, 'settings-operator-pins');
+    } finally {
+      fs.rmSync(operatorFile, { force: true });
+    }
   });
 });

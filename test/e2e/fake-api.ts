@@ -1,6 +1,6 @@
 // A stand-in api with as many conversations as asked for, computed on demand: for measuring the
 // renderer alone (the 50,000-row list) without building an index that size.
-import type { Api, ConversationListItem, IndexStatus, Settings } from '../../src/shared/api.js';
+import type { Api, ConversationListItem, IndexStatus, SettingsView } from '../../src/shared/api.js';
 import type { SourceKind } from '../../src/shared/types.js';
 
 const KINDS: SourceKind[] = ['claude-code', 'codex', 'pi'];
@@ -26,7 +26,7 @@ export function syntheticConversation(i: number, now = Date.UTC(2026, 5, 1)): Co
 /** `total` conversations; `indexing` makes status report a scan in progress, with a few skipped lines. */
 export function fakeApi(total: number, options: { indexing?: boolean } = {}): { api: Api; listCalls: { offset: number; limit: number }[] } {
   const listCalls: { offset: number; limit: number }[] = [];
-  const settings: Settings = { autoRecall: true, autoRecallWhen: 'start', sensitivity: 'balanced', scope: 'workspace', pins: {}, sources: [], tokens: [], exclusions: [] };
+  const settings: SettingsView = { autoRecall: true, autoRecallWhen: 'start', sensitivity: 'balanced', scope: 'workspace', pins: {}, sources: [], tokens: [], exclusions: [], operator: { autoRecallOff: false, pins: {} } };
   const status: IndexStatus = {
     db: '/tmp/fake.sqlite', schemaVersion: 1, conversations: total, subagents: 0, entries: total * 40, files: total, missingFiles: 0,
     errors: [], errorCount: 0, lastIndexedAt: Date.now(), indexing: null, socket: null,

@@ -164,8 +164,11 @@ export function createApi(deps: ApiDeps): Api {
     },
     'conversations.workspaces': async (p) => ({ items: workspaces(db, p.limit ?? 200) }),
     'conversations.find': async (p) => findInConversation(db, conversationOr404(p.conversation_id).id, p.query),
-    'settings.get': async () => settings.get(),
-    'settings.set': async (p) => settings.set(p),
+    'settings.get': async () => settings.view(),
+    'settings.set': async (p) => {
+      settings.set(p);
+      return settings.view();
+    },
     activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),
     ...integrationMethods(deps.env),
   };

@@ -1,10 +1,10 @@
 // Settings → Extensions. Each change is saved at once; the socket reads the file on its next answer.
 import { create } from 'zustand';
-import type { Settings, SettingsPatch } from '../../../shared/api';
+import type { SettingsPatch, SettingsView } from '../../../shared/api';
 import { call, errorMessage } from '../lib/transport';
 
 interface State {
-  settings: Settings | null;
+  settings: SettingsView | null;
   error: string | null;
   saving: boolean;
   savedAt: number | null;
@@ -27,7 +27,7 @@ export const useSettings = create<State>((set, get) => ({
   async save(patch) {
     const before = get().settings;
     // Shown at once; put back if the save is refused.
-    if (before) set({ settings: { ...before, ...patch } as Settings });
+    if (before) set({ settings: { ...before, ...patch } });
     set({ saving: true });
     try {
       set({ settings: await call('settings.set', patch), saving: false, savedAt: Date.now(), error: null });

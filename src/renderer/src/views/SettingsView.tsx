@@ -62,7 +62,14 @@ function RadioGroup<T extends string>({ legend, name, value, options, onChange, 
   );
 }
 
-function PinField({ field, value, preset, onSave }: { field: (typeof PIN_FIELDS)[number]; value: number | undefined; preset: number; onSave: (v: number | undefined) => void }) {
+/** An empty pin field follows the operator's pin when there is one, else the shipped preset. */
+function PinField({ field, value, preset, operator, onSave }: {
+  field: (typeof PIN_FIELDS)[number];
+  value: number | undefined;
+  preset: number;
+  operator: number | undefined;
+  onSave: (v: number | undefined) => void;
+}) {
   const id = useId();
   const [draft, setDraft] = useState(value === undefined ? '' : String(value));
   useEffect(() => setDraft(value === undefined ? '' : String(value)), [value]);
@@ -75,9 +82,13 @@ function PinField({ field, value, preset, onSave }: { field: (typeof PIN_FIELDS)
   return (
     <div className="pin">
       <label htmlFor={id}>{field.label}</label>
-      <input id={id} type="number" inputMode="decimal" min={field.min} max={field.max} step={field.step ?? 1} placeholder={`${preset} (preset)`} value={draft}
+      <input id={id} type="number" inputMode="decimal" min={field.min} max={field.max} step={field.step ?? 1}
+        placeholder={operator !== undefined ? `${operator} (operator's pin)` : `${preset} (preset)`} value={draft}
         onChange={(e) => setDraft(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && commit()} aria-describedby={`${id}-hint`} />
-      <small id={`${id}-hint`}>{field.hint}</small>
+      <small id={`${id}-hint`}>
+        {value === undefined && operator !== undefined && <strong className="pinned-by">Pinned by the operator. </strong>}
+        {field.hint}
+      </small>
     </div>
   );
 }
@@ -87,7 +98,8 @@ export function SettingsView() {
   useEffect(() => void useSettings.getState().load(), []);
   if (!settings) return error ? <ErrorState message={error} onRetry={() => void useSettings.getState().load()} /> : <Loading label="Loading settings…" />;
   const preset = PRESETS[settings.sensitivity];
-  const pinned = Object.values(settings.pins).filter((v) => v !== undefined).length;
+  const operatorPins = settings.operator.pins;
+  const pinned = PIN_FIELDS.filter((f) => settings.pins[f.key] !== undefined || operatorPins[f.key] !== undefined).length;
 
   return (
     <div className="page settings">
@@ -103,34 +115,43 @@ export function SettingsView() {
       <section className="card" aria-labelledby="recall-title">
         <h3 id="recall-title" className="card-title">Personal Recall</h3>
         <p className="card-lede">Before your agent reads a message, Throughline can offer it a short list of your earlier conversations on the same thing. Only you see what it reads; nothing leaves this machine.</p>
-        <div className="switch-row">
-          <div>
-            <label htmlFor="auto-recall" className="switch-label">
-              Recall earlier conversations automatically
-            </label>
-            <p className="muted small" id="auto-recall-hint">When off, agents can still search your history with their tools; nothing is pushed to them.</p>
-          </div>
-          <input id="auto-recall" type="checkbox" role="switch" className="switch" checked={settings.autoRecall} aria-describedby="auto-recall-hint"
-            onChange={(e) => void save({ autoRecall: e.target.checked })} />
-        </div>
-        <RadioGroup legend="When to recall" name="auto-recall-when" value={settings.autoRecallWhen} options={WHEN} onChange={(v) => void save({ autoRecallWhen: v })} disabled={!settings.autoRecall} />
-        <RadioGroup legend="How eagerly to recall" name="sensitivity" value={settings.sensitivity} options={SENSITIVITIES} onChange={(v) => void save({ sensitivity: v })} disabled={!settings.autoRecall} />
-        <RadioGroup legend="Where to look" name="scope" value={settings.scope} options={SCOPES} onChange={(v) => void save({ scope: v })} disabled={!settings.autoRecall} />
-        <details className="advanced">
-          <summary>
-            Advanced: pins{pinned > 0 && <span className="pill">{pinned} pinned</span>}
-          </summary>
-          <p className="muted small">A pin overrides one number for every sensitivity. Leave a field empty to follow the preset — usually the better choice.</p>
-          <div className="pins">
-            {PIN_FIELDS.map((f) => (
-              <PinField key={f.key} field={f} value={settings.pins[f.key]} preset={preset[f.key]} onSave={(v) => {
-                const pins = { ...settings.pins, [f.key]: v };
-                if (v === undefined) delete pins[f.key];
-                void save({ pins });
-              }} />
-            ))}
-          </div>
-        </details>
+        {settings.operator.autoRecallOff ? (
+          // personal-recall-plugin.md: an operator's auto_recall_enabled false "removes it for every user here and hides its settings".
+          <p className="notice" data-testid="auto-recall-operator-off">
+            Automatic recall is turned off for everyone on this machine by its operator (<code>operator.json</code>). Agents can still search your history with their tools.
+          </p>
+        ) : (
+          <>
+            <div className="switch-row">
+              <div>
+                <label htmlFor="auto-recall" className="switch-label">
+                  Recall earlier conversations automatically
+                </label>
+                <p className="muted small" id="auto-recall-hint">When off, agents can still search your history with their tools; nothing is pushed to them.</p>
+              </div>
+              <input id="auto-recall" type="checkbox" role="switch" className="switch" checked={settings.autoRecall} aria-describedby="auto-recall-hint"
+                onChange={(e) => void save({ autoRecall: e.target.checked })} />
+            </div>
+            <RadioGroup legend="When to recall" name="auto-recall-when" value={settings.autoRecallWhen} options={WHEN} onChange={(v) => void save({ autoRecallWhen: v })} disabled={!settings.autoRecall} />
+            <RadioGroup legend="How eagerly to recall" name="sensitivity" value={settings.sensitivity} options={SENSITIVITIES} onChange={(v) => void save({ sensitivity: v })} disabled={!settings.autoRecall} />
+            <RadioGroup legend="Where to look" name="scope" value={settings.scope} options={SCOPES} onChange={(v) => void save({ scope: v })} disabled={!settings.autoRecall} />
+            <details className="advanced">
+              <summary>
+                Advanced: pins{pinned > 0 && <span className="pill">{pinned} pinned</span>}
+              </summary>
+              <p className="muted small">A pin overrides one number for every sensitivity. Leave a field empty to follow the preset (or the operator's pin) — usually the better choice.</p>
+              <div className="pins">
+                {PIN_FIELDS.map((f) => (
+                  <PinField key={f.key} field={f} value={settings.pins[f.key]} preset={preset[f.key]} operator={operatorPins[f.key]} onSave={(v) => {
+                    const pins = { ...settings.pins, [f.key]: v };
+                    if (v === undefined) delete pins[f.key];
+                    void save({ pins });
+                  }} />
+                ))}
+              </div>
+            </details>
+          </>
+        )}
       </section>
 
       <Integrations />
