@@ -72,8 +72,8 @@ describe('throughline mcp without a daemon (index opened read-only)', () => {
     const { tools } = await client.listTools();
     const ws = (tools.find((t) => t.name === 'recall_conversations')!.inputSchema.properties as Record<string, { description: string }>).workspace!;
     expect(ws.description).toMatch(/"all" \(the default: every workspace\)/);
-    // Without workspace, both workspaces' conversations are found.
-    const hits = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM } }));
+    // Without workspace, both workspaces' conversations are found (by a client with no own conversation to leave out).
+    const hits = textOf(await viaSocket.callTool({ name: 'recall_conversations', arguments: { query: SHARED_TERM } }));
     expect(hits).toContain('migration plan');
     expect(hits).toContain('rollout plan');
   });
