@@ -62,8 +62,7 @@ ${DB_HELP}: {"suggestions", "block", "reason", …}
       else if (forPerson(io, values.json)) {
         const human = createHuman(io, null);
         human.write(suggestForPerson(human, r));
-      }
-      else {
+      } else {
         io.out(`${r.strategy}, ${r.sensitivity}: ${r.reason}\n`);
         for (const s of r.suggestions) {
           io.out(`\n  ${s.score}  ${s.title}\n      id ${s.id}  ${s.source}  ${s.workspace ?? ''}\n      ${formatSignals(s.signals)}\n`);
