@@ -45,6 +45,8 @@ export function resumeCommand(c: Conversation): string | null {
     case 'gemini':
       // A sub-agent's session is not in Gemini's session list: only its parent can be resumed.
       return c.isSubagent ? null : `${cd}gemini --resume ${id}`;
+    case 'opencode':
+      return `${cd}opencode --session ${id}`;
     case 'copilot':
       return c.isSubagent ? null : `${cd}copilot --resume ${id}`;
     case 'cursor':

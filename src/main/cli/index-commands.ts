@@ -25,14 +25,15 @@ export const indexCommand: Command = {
   help: `Usage: throughline index [--db FILE] [--source KIND=PATH]... [--rebuild] [--json]
 
 Indexes new and grown session files; unchanged files are not read again.
-  --source KIND=PATH  index this folder or file as KIND (pi, claude-code, codex, gemini, copilot,
-                      cursor, droid, jsonl); repeatable.
+  --source KIND=PATH  index this folder or file as KIND (pi, claude-code, codex, gemini, opencode,
+                      copilot, cursor, droid, jsonl); repeatable.
                       Without it: each agent's own folder, honouring its override (README: Agents):
                       ~/.pi/agent/sessions (or $PI_CODING_AGENT_DIR/sessions),
                       ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects),
                       ~/.codex/sessions (or $CODEX_HOME/sessions), ~/.gemini/tmp (or
                       $GEMINI_CLI_HOME/.gemini/tmp), ~/.copilot/session-state (or
                       $COPILOT_HOME/session-state), ~/.cursor/projects, ~/.factory/sessions,
+                      ~/.local/share/opencode/{storage,opencode.db} (or $XDG_DATA_HOME, $OPENCODE_DB),
                       and Throughline's import folder.
   --rebuild           delete the index and build it again from the agents' files
   --db FILE           the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)

@@ -8,6 +8,7 @@ import { codexAdapter } from './adapters/codex.js';
 import { copilotAdapter } from './adapters/copilot.js';
 import { cursorAdapter } from './adapters/cursor.js';
 import { droidAdapter } from './adapters/droid.js';
+import { opencodeAdapter } from './adapters/opencode.js';
 import { geminiAdapter } from './adapters/gemini.js';
 import { jsonlAdapter } from './adapters/jsonl.js';
 import { piAdapter } from './adapters/pi.js';
@@ -19,6 +20,7 @@ export const ADAPTERS: ReadonlyMap<SourceKind, Adapter> = new Map<SourceKind, Ad
   ['claude-code', claudeCodeAdapter],
   ['codex', codexAdapter],
   ['gemini', geminiAdapter],
+  ['opencode', opencodeAdapter],
   ['copilot', copilotAdapter],
   ['cursor', cursorAdapter],
   ['droid', droidAdapter],

@@ -100,9 +100,28 @@ export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<S
     if (isDir) watchTree(full, kind, adapter, true);
   };
 
+  /** A root that is one file (a database): its folder is watched for it and its companions (-wal). */
+  const watchFile = (file: string, kind: SourceKind, adapter: Adapter): void => {
+    const dir = path.dirname(file);
+    try {
+      const w = fs.watch(dir, { persistent: false }, (_event, name) => {
+        if (!name) return options.onRescan();
+        if (sessionFileOf(adapter, path.join(dir, name.toString())) === file) schedule(kind, file);
+      });
+      w.on('error', () => options.onRescan());
+      watchers.set(file, w);
+    } catch {
+      // the periodic scan below still keeps the index current
+    }
+  };
+
   for (const source of sources) {
     const adapter = adapters.get(source.kind);
     if (!adapter || !fs.existsSync(source.root)) continue;
+    if (fs.statSync(source.root).isFile()) {
+      watchFile(source.root, source.kind, adapter);
+      continue;
+    }
     if (perFolder) {
       watchTree(source.root, source.kind, adapter, false);
       continue;

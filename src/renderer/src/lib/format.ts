@@ -6,6 +6,7 @@ export const SOURCE_LABEL: Record<SourceKind, string> = {
   codex: 'Codex',
   pi: 'pi',
   gemini: 'Gemini CLI',
+  opencode: 'OpenCode',
   copilot: 'Copilot CLI',
   cursor: 'Cursor',
   droid: 'Droid',

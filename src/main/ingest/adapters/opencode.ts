@@ -1,0 +1,149 @@
+// OpenCode adapter. OpenCode keeps its data under `$XDG_DATA_HOME/opencode` (~/.local/share/opencode):
+// since 1.x in one SQLite database, `opencode.db` (OPENCODE_DB names another, absolute or relative to
+// that folder), with tables session, message and part, each row's JSON in `data`; before that as one
+// JSON file per object in `storage/`: `session/<project>/<session>.json`, `message/<session>/<message>.json`,
+// `part/<message>/<part>.json`. A conversation spans many of these files: each is read on its own
+// when it changes (incremental by part), its entries keyed by the part id. The database is read from
+// where the last read left off (rows updated since), its -wal file standing for it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } from '../types.js';
+import { readOpencodeDb } from './opencode-db.js';
+import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
+import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
+
+const FILE_MAX = 64 << 20;
+
+function readJson(fd: number, size: number): Json {
+  if (size > FILE_MAX) throw new LineError(`opencode: ${size} bytes is more than a storage file holds`);
+  const buf = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const n = fs.readSync(fd, buf, got, size - got, got);
+    if (n <= 0) break;
+    got += n;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(buf.toString('utf8', 0, got));
+  } catch (err) {
+    throw new LineError(`opencode: not valid JSON: ${(err as Error).message}`, 1);
+  }
+  if (!isObject(value)) throw new LineError('opencode: not a JSON object', 1);
+  return value;
+}
+
+/** A small JSON file read by path (a part's message), or undefined when it cannot be read. */
+function readJsonFile(file: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type StorageKind = 'session' | 'message' | 'part';
+
+/** `…/storage/<kind>/<dir>/<id>.json` → its kind and the storage folder. */
+function storagePath(file: string): { kind: StorageKind; storage: string } | undefined {
+  const kind = baseName(dirName(dirName(file)));
+  const storage = dirName(dirName(dirName(file)));
+  if ((kind === 'session' || kind === 'message' || kind === 'part') && baseName(storage) === 'storage') return { kind, storage };
+  return undefined;
+}
+
+/** One storage file. Stateless: its entries are keyed by OpenCode's ids. */
+class StorageFileReader implements DocumentReader {
+  constructor(private readonly file: string) {}
+
+  state(): unknown {
+    return null;
+  }
+
+  read(fd: number, size: number): IngestOp[] {
+    const where = storagePath(this.file);
+    if (!where) return [];
+    const obj = readJson(fd, size);
+    if (where.kind === 'session') return sessionOps(obj);
+    if (where.kind === 'message') return [];
+    // A part: its message (a sibling file) says who wrote it.
+    const messageId = nonEmpty(obj.messageID) ?? baseName(dirName(this.file));
+    const sessionId = nonEmpty(obj.sessionID) ?? this.sessionOf(where.storage, messageId);
+    if (!sessionId) throw new LineError(`opencode: part ${baseName(this.file)} names no session, and no message ${messageId} was found`, 1);
+    const message = readJsonFile(path.join(where.storage, 'message', sessionId, `${messageId}.json`)) ?? findMessage(where.storage, sessionId, messageId);
+    const info = message ? messageInfo(message) : undefined;
+    // A part read before its message was written: its role is not known yet, so it waits for the next change.
+    if (!info) throw new LineError(`opencode: the message of part ${baseName(this.file)} (${messageId}) cannot be read`, 1);
+    return partOps(sessionId, obj, info, false);
+  }
+
+  private storage(messages: string): string {
+    return dirName(messages);
+  }
+
+  /** Early storage parts carry no sessionID: the session is the folder that holds their message. */
+  private sessionOf(storage: string, messageId: string): string | undefined {
+    const messages = path.join(storage, 'message');
+    let sessions: string[];
+    try {
+      sessions = fs.readdirSync(messages);
+    } catch {
+      return undefined;
+    }
+    return (
+      sessions.find((s) => fs.existsSync(path.join(messages, s, `${messageId}.json`))) ??
+      sessions.find((s) => findMessage(this.storage(messages), s, messageId) !== undefined)
+    );
+  }
+}
+
+/** A message whose file is not named by its id (copied or older storage): looked for among its session's. */
+function findMessage(storage: string, sessionId: string, messageId: string): Json | undefined {
+  const dir = path.join(storage, 'message', sessionId);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const message = readJsonFile(path.join(dir, name));
+    if (message?.id === messageId) return message;
+  }
+  return undefined;
+}
+
+function dataHome(env: NodeJS.ProcessEnv, home: string): string {
+  const xdg = env.XDG_DATA_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'opencode');
+}
+
+const isDatabase = (file: string) => /^opencode(-[A-Za-z0-9._-]+)?\.db$/.test(baseName(file));
+
+export const opencodeAdapter: DocumentAdapter = {
+  kind: 'opencode',
+  defaultRoots(env, home) {
+    const data = dataHome(env, home);
+    const override = env.OPENCODE_DB?.trim();
+    const db = override && override !== ':memory:' ? path.resolve(data, override) : path.join(data, 'opencode.db');
+    return [path.join(data, 'storage'), db];
+  },
+  isSessionFile: (file) => isDatabase(file) || (file.endsWith('.json') && storagePath(file) !== undefined),
+  sessionFileOf(file) {
+    // Writes land in the -wal file first: a change there is a change of the database.
+    const db = file.replace(/-(wal|shm)$/, '');
+    if (db !== file) return isDatabase(db) ? db : undefined;
+    return opencodeAdapter.isSessionFile(file) ? file : undefined;
+  },
+  stamp(file, st) {
+    if (!isDatabase(file)) return st;
+    try {
+      const wal = fs.statSync(`${file}-wal`);
+      return { size: st.size + wal.size, mtimeMs: Math.max(st.mtimeMs, wal.mtimeMs) };
+    } catch {
+      return st;
+    }
+  },
+  createReader: (file, state) => (isDatabase(file) ? readOpencodeDb(file, state) : new StorageFileReader(file)),
+};
