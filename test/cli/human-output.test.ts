@@ -1,6 +1,6 @@
 // Snapshots of the CLI's output three ways: off a terminal (the agents' text, what programs and
-// agents read: unchanged by this output for people), on a terminal without colour (NO_COLOR), and on
-// a terminal with colour. Built from real fixture session files. Update after a deliberate change
+// agents read: for the recall and history commands exactly the tools' own text, compared with it
+// rather than snapshotted), on a terminal without colour (NO_COLOR), and on a terminal with colour. Built from real fixture session files. Update after a deliberate change
 // with `npx vitest run test/cli/human-output.test.ts -u`, and read the diff.
 //
 // suggest and a ranked search are left out of the snapshots: their content is the recall engine's
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRecall, type Recall } from '../../src/main/recall/index.js';
 import { openDb } from '../../src/main/store/db.js';
 import { createActivityLog } from '../../src/main/store/activity.js';
 import { FIXTURES } from '../helpers/tmp.js';
@@ -43,12 +44,26 @@ function stable(text: string): string {
     .replace(/\d+(\.\d+)? MB in [\d,]+ ms, \d+\.\d MB\/s/g, '<bytes> in <ms>, <rate>');
 }
 
-async function snapshot(name: string, args: string[]): Promise<void> {
+/**
+ * Snapshots a command's output in every mode. `agents` gives the tool's own text for the command:
+ * off a terminal the output must be exactly that (whatever the tool's wording is today, which is not
+ * this test's to pin down), so that mode is compared with it instead of a snapshot.
+ */
+async function snapshot(name: string, args: string[], agents?: (recall: Recall) => string): Promise<void> {
   const parts: string[] = [];
   for (const [label, options] of MODES) {
     const r = await cli(home, [args[0]!, '--db', db, ...args.slice(1)], options);
     expect(r.err, `${name} (${label})`).toBe('');
     expect(r.code).toBe(0);
+    if (agents && !options.tty) {
+      const h = openDb(db, { readonly: true });
+      try {
+        expect(r.out).toBe(agents(createRecall(h)) + '\n');
+      } finally {
+        h.close();
+      }
+      continue;
+    }
     parts.push(`=== ${label} ===\n${visibleEscapes(stable(r.out))}`);
   }
   await expect(parts.join('\n')).toMatchFileSnapshot(path.join(SNAPSHOTS, `${name}.txt`));
@@ -82,11 +97,14 @@ describe('the CLI’s output for people and for programs', () => {
   });
 
   it('stats', () => snapshot('stats', ['stats']));
-  it('search (one conversation has the words)', () => snapshot('search', ['search', '--', 'getThemesDir']));
-  it('read', () => snapshot('read', ['read', '--turns', '1-4', '1']));
-  it('inspect', () => snapshot('inspect', ['inspect', '--query', 'theme', '1']));
-  it('history search', () => snapshot('history-search', ['history', 'search', '--conversation', '1', '--before', '100', '--', 'theme']));
-  it('history read', () => snapshot('history-read', ['history', 'read', '--conversation', '1', '--from', '10', '--limit', '4']));
+  it('search (one conversation has the words)', () =>
+    snapshot('search', ['search', '--', 'getThemesDir'], (r) => r.recall({ query: 'getThemesDir', workspace: 'all' }).text));
+  it('read', () => snapshot('read', ['read', '--turns', '1-4', '1'], (r) => r.read({ conversation_id: '1', turns: '1-4' }).text));
+  it('inspect', () => snapshot('inspect', ['inspect', '--query', 'theme', '1'], (r) => r.inspect({ conversation_id: '1', query: 'theme' }).text));
+  it('history search', () =>
+    snapshot('history-search', ['history', 'search', '--conversation', '1', '--before', '100', '--', 'theme'], (r) => r.historySearch({ conversation: '1', query: 'theme', before: 100 }).text));
+  it('history read', () =>
+    snapshot('history-read', ['history', 'read', '--conversation', '1', '--from', '10', '--limit', '4'], (r) => r.historyRead({ conversation: '1', mode: 'range', from: 10, limit: 4 }).text));
   it('activity', () => snapshot('activity', ['activity']));
 
   it('suggest: the engine’s reason printed as given, the suggestions in columns, the exact pointer block', async () => {
