@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndexer } from '../src/main/ingest/scan.js';
 import { ADAPTERS } from '../src/main/ingest/sources.js';
-import { createExclusionMatcher, redactPrivate } from '../src/main/privacy.js';
+import { createExclusions, redactPrivate } from '../src/main/privacy.js';
 import { openDb } from '../src/main/store/db.js';
 import { main } from '../src/main/cli/main.js';
 import { useTmp } from './helpers/tmp.js';
@@ -18,12 +18,13 @@ describe('private spans', () => {
     expect(redactPrivate('keep <private>token=abc123 and the rest')).toBe('keep [private]');
   });
   it('leaves text without spans as it is', () => {
-    expect(redactPrivate('nothing < private > here')).toBe('nothing < private > here');
+    expect(redactPrivate('private matters: <privateKey>, <private-key> and a < private_b')).toBe('private matters: <privateKey>, <private-key> and a < private_b');
   });
 });
 
 describe('exclusions', () => {
-  const m = createExclusionMatcher(['/home/u/secret', '/home/u/**/clients-*', '  ']);
+  const ex = createExclusions(['/home/u/secret', '/home/u/**/clients-*', '  ', 'session:abc-123']);
+  const m = (value: string) => ex.path(value) !== null;
   it('matches a folder and everything under it, not a sibling with the same prefix', () => {
     expect(m('/home/u/secret')).toBe(true);
     expect(m('/home/u/secret/a/b.jsonl')).toBe(true);
@@ -35,7 +36,13 @@ describe('exclusions', () => {
     expect(m('/home/u/work/client')).toBe(false);
   });
   it('matches nothing when empty', () => {
-    expect(createExclusionMatcher([])('/anything')).toBe(false);
+    expect(createExclusions([]).path('/anything')).toBe(null);
+  });
+  it('names the pattern that matched, and matches a session by its id, not as a path', () => {
+    expect(ex.path('/home/u/secret/x')).toBe('/home/u/secret');
+    expect(ex.conversation({ path: '/elsewhere/f.jsonl', workspace: '/w', ids: ['abc-123'] })).toBe('session:abc-123');
+    expect(ex.conversation({ path: '/elsewhere/f.jsonl', workspace: '/w', ids: ['abc-1234'] })).toBe(null);
+    expect(ex.path('session:abc-123')).toBe(null);
   });
 });
 
@@ -64,8 +71,8 @@ describe('never indexed', () => {
       { type: 'message', role: 'user', text: 'zebrafish in a skipped folder' },
     ]);
     const db = openDb(path.join(dir, 'index.sqlite'));
-    const excluded = createExclusionMatcher(['/w/secret', path.join(src, 'skipme')]);
-    createIndexer(db, ADAPTERS, { excluded }).scan([{ kind: 'jsonl', root: src }]);
+    const ex = createExclusions(['/w/secret', path.join(src, 'skipme')]);
+    createIndexer(db, ADAPTERS, { exclusions: () => ex }).scan([{ kind: 'jsonl', root: src }]);
     expect(db.prepare('SELECT key FROM conversations ORDER BY key').pluck().all()).toEqual(['open']);
     expect(db.prepare('SELECT title FROM conversations').pluck().get()).toBe('Deploy [private] notes');
     const all = JSON.stringify(db.prepare('SELECT * FROM entries').all());

@@ -23,6 +23,8 @@ const METHOD_NAMES: Record<MethodName, true> = {
   'conversations.find': true,
   'settings.get': true,
   'settings.set': true,
+  'exclusions.preview': true,
+  'exclusions.add': true,
   activity: true,
   'integrations.list': true,
   'integrations.install': true,

@@ -202,6 +202,18 @@ export const AppendParams = z.object({
 });
 export type AppendParams = z.infer<typeof AppendParams>;
 
+/**
+ * exclusions.add / exclusions.preview: a path (file, folder or workspace), a glob, or `session:ID`,
+ * as in settings.exclusions.
+ */
+export const ExclusionParams = z.object({ pattern: text(4096).min(1) });
+export type ExclusionParams = z.infer<typeof ExclusionParams>;
+export const ExclusionAddParams = ExclusionParams.extend({
+  /** Keep what is already indexed of it (default: remove it from the index now). */
+  keepIndexed: z.boolean().optional(),
+});
+export type ExclusionAddParams = z.infer<typeof ExclusionAddParams>;
+
 export const EmptyParams = z.object({}).strict();
 
 /** integrations.install / .uninstall: the CLI's name for the integration (`throughline install ID`). */
@@ -419,8 +431,25 @@ export interface IntegrationChange {
 }
 
 export interface AppendResult {
-  conversation: number;
+  /** null when the conversation is excluded (settings, forget): nothing was stored. */
+  conversation: number | null;
   entries: number;
+  /** The exclusion that kept the entries out. */
+  excluded?: string;
+}
+
+/** What an exclusion covers in the index now. */
+export interface ExclusionPreview {
+  conversations: number;
+  entries: number;
+}
+
+export interface ExclusionAddResult {
+  exclusion: string;
+  /** Removed from the index now. */
+  removed: { conversations: { id: number; title: string; workspace: string | null; path: string }[]; entries: number };
+  /** Left in the index (keepIndexed) but kept from growing. */
+  kept: number;
 }
 
 /** Method name → [params schema, result type]. Transports derive everything from this table. */
@@ -441,6 +470,8 @@ export const METHODS = {
   'conversations.find': FindParams,
   'settings.get': EmptyParams,
   'settings.set': SettingsPatch,
+  'exclusions.preview': ExclusionParams,
+  'exclusions.add': ExclusionAddParams,
   activity: ActivityParams,
   'integrations.list': EmptyParams,
   'integrations.install': IntegrationParams,
@@ -465,6 +496,8 @@ export interface MethodResults {
   'conversations.find': FindResult;
   'settings.get': SettingsView;
   'settings.set': SettingsView;
+  'exclusions.preview': ExclusionPreview;
+  'exclusions.add': ExclusionAddResult;
   activity: { items: ActivityItem[] };
   'integrations.list': { items: IntegrationInfo[] };
   'integrations.install': IntegrationChange;
@@ -473,5 +506,14 @@ export interface MethodResults {
 
 export type MethodParams<M extends MethodName> = z.infer<(typeof METHODS)[M]>;
 
+/**
+ * Who is calling, as far as the data goes: a token limited to workspaces (null: every workspace, the
+ * local user). The api applies it to every conversation it resolves, so the check and the action
+ * can never look at two different conversations; transports decide which methods a caller may use.
+ */
+export interface Access {
+  workspaces: string[] | null;
+}
+
 /** The api as every transport sees it: one async function per method. */
-export type Api = { [M in MethodName]: (params: MethodParams<M>) => Promise<MethodResults[M]> };
+export type Api = { [M in MethodName]: (params: MethodParams<M>, access?: Access) => Promise<MethodResults[M]> };

@@ -135,6 +135,8 @@ function validParams(a: number): Record<MethodName | 'auth', unknown[]> {
     'settings.set': [{ sensitivity: 'focused', scope: 'everywhere', pins: { maxHits: 3, tokenBudget: 300 } }],
     'conversations.workspaces': [{ limit: 10 }],
     'conversations.find': [{ conversation_id: a, query: 'schema' }],
+    'exclusions.preview': [{ pattern: '/work/projects/fuzz-nowhere' }],
+    'exclusions.add': [{ pattern: '/work/projects/fuzz-nowhere', keepIndexed: true }],
     activity: [{ limit: 10 }],
     'integrations.list': [{}],
     // Refused on the socket whatever the params (people only); never installed into this machine.

@@ -65,7 +65,7 @@ async function plant(title: string, body: string): Promise<number> {
       { role: 'user', text: 'zqmarker follow up' },
     ],
   });
-  return r.conversation;
+  return r.conversation!;
 }
 
 describe('hostile transcripts stay quoted', () => {
@@ -104,13 +104,13 @@ describe('a parameter reaches only what it names', () => {
   let small: number;
   let big: number;
   beforeAll(async () => {
-    small = (await api['ingest.append']({ conversation: { id: 'small-one', workspace: WS, title: 'Small' }, entries: [0, 1, 2].map((i) => ({ role: 'user' as const, text: `smallword ${i}` })) })).conversation;
+    small = (await api['ingest.append']({ conversation: { id: 'small-one', workspace: WS, title: 'Small' }, entries: [0, 1, 2].map((i) => ({ role: 'user' as const, text: `smallword ${i}` })) })).conversation!;
     big = (
       await api['ingest.append']({
         conversation: { id: 'big-one', workspace: WS, title: 'Big' },
         entries: Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), text: `bigsecret-${i} smallword` })),
       })
-    ).conversation;
+    ).conversation!;
   });
 
   const call = async (method: string, params: unknown): Promise<{ text: string; code: number | null }> => {

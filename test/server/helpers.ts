@@ -56,8 +56,8 @@ export async function buildIndex(dir = tempDir(), settings: object = {}): Promis
           { role: 'user', text: `Secret detail for ${words}: the port is 4${words.length}11.` },
         ],
       });
-    const a = (await push('conv-alpha', WS_A, 'migration')).conversation;
-    const b = (await push('conv-beta', WS_B, 'rollout')).conversation;
+    const a = (await push('conv-alpha', WS_A, 'migration')).conversation!;
+    const b = (await push('conv-beta', WS_B, 'rollout')).conversation!;
     return { dir, dbPath, settingsPath, a, b };
   } finally {
     core.close();

@@ -1,7 +1,7 @@
 // The core behind every transport: the index, the indexer and watcher, settings, recall, activity.
 // No Electron here: the app, the headless daemon, the CLI and the tests all run this same object.
 import fs from 'node:fs';
-import type { Api, IndexStatus } from '../../shared/api.js';
+import type { Access, Api, IndexStatus } from '../../shared/api.js';
 import type { SourceKind } from '../../shared/types.js';
 import { createRecall } from '../recall/index.js';
 import { createIndexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
@@ -12,7 +12,9 @@ import { createReader } from '../store/read.js';
 import { indexCounts } from '../store/stats.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore } from '../settings.js';
-import { createExclusionMatcher } from '../privacy.js';
+import { createExclusions, type Exclusions } from '../privacy.js';
+import { createExclusionKeeper } from '../store/exclusions.js';
+import { scrub } from '../store/forget.js';
 import { createApi } from './methods.js';
 
 export interface CoreOptions {
@@ -54,11 +56,31 @@ export function createCore(options: CoreOptions): Core {
   const env = options.env ?? process.env;
   const db = openDb(options.dbPath, { readonly: options.readonly, nativeBinding: options.nativeBinding });
   const settings = createSettingsStore(options.settingsPath);
-  let excluded = createExclusionMatcher(settings.get().exclusions);
-  const indexer = createIndexer(db, ADAPTERS, { excluded: (value) => excluded(value) });
+  let exclusions: Exclusions = createExclusions(settings.get().exclusions);
+  const current = () => exclusions;
+  const indexer = createIndexer(db, ADAPTERS, { exclusions: current });
   const reader = createReader(db);
   // ingest.append and handoffs go through this writer: an excluded workspace is not kept from them either.
-  const writer = createWriter(db, { excluded: (value) => excluded(value) });
+  const writer = createWriter(db, { exclusions: current });
+  const keeper = createExclusionKeeper(db, writer);
+  let settingsSeen = settingsStamp(options.settingsPath);
+
+  /**
+   * Takes in a settings change made elsewhere (a CLI `forget`, a hand edit, another window) before
+   * the next answer or file: the exclusions are re-read, what they newly cover leaves the index, and
+   * what an exclusion no longer covers is read again. One stat when nothing changed. Called between
+   * calls and files, never inside a transaction.
+   */
+  function applySettings(): void {
+    const stamp = settingsStamp(options.settingsPath);
+    if (stamp === settingsSeen) return;
+    settingsSeen = stamp;
+    exclusions = createExclusions(settings.get().exclusions);
+    if (options.readonly) return;
+    const { forgotten, lifted } = keeper.reconcile(exclusions);
+    if (forgotten.conversations.length) scrub(db);
+    if (lifted) void scan().catch(backgroundError);
+  }
   const recall = createRecall(db);
   let progress: ScanProgress | null = null;
   let scanning: Promise<ScanStats> | null = null;
@@ -82,7 +104,7 @@ export function createCore(options: CoreOptions): Core {
       rescanQueued = true;
       return scanning;
     }
-    excluded = createExclusionMatcher(settings.get().exclusions); // settings may have changed since
+    applySettings();
     scanning = indexer
       .scanAsync(sources(), { onProgress: (p) => (progress = p) })
       .finally(() => {
@@ -124,7 +146,7 @@ export function createCore(options: CoreOptions): Core {
     return filesUnderStmt.get({ from: base + sep, to: base + String.fromCharCode(sep.charCodeAt(0) + 1) }) as number;
   }
 
-  const api = createApi({ db, reader, writer, recall, settings, status, env });
+  const api = afterSettings(createApi({ db, reader, writer, recall, settings, keeper, status, env }), applySettings);
 
   return {
     api,
@@ -137,6 +159,7 @@ export function createCore(options: CoreOptions): Core {
       watcher = watchSources(sources(), ADAPTERS, {
         onFile: (kind: SourceKind, file: string) => {
           try {
+            applySettings();
             if (fs.existsSync(file)) indexer.indexFile(kind, file);
             else void scan().catch(backgroundError);
           } catch (err) {
@@ -154,4 +177,30 @@ export function createCore(options: CoreOptions): Core {
       db.close();
     },
   };
+}
+
+/** The settings file as last written: a change of any kind (they are replaced by rename) changes it. */
+function settingsStamp(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'none';
+  }
+}
+
+/** Every method, with the settings taken in before it runs and after (it may have changed them). */
+function afterSettings(api: Api, apply: () => void): Api {
+  const wrapped: Record<string, (params: unknown, access?: Access) => Promise<unknown>> = {};
+  for (const [name, method] of Object.entries(api) as [string, (params: unknown, access?: Access) => Promise<unknown>][]) {
+    wrapped[name] = async (params, access) => {
+      apply();
+      try {
+        return await method(params, access);
+      } finally {
+        apply();
+      }
+    };
+  }
+  return wrapped as unknown as Api;
 }

@@ -1,8 +1,8 @@
 // Validates a call against the api contract and runs it. Every transport goes through here,
 // so a bad request gets the same error (naming the field) whichever way it came in.
-import { METHODS, type Api, type MethodName } from '../../shared/api.js';
+import { METHODS, type Access, type Api, type MethodName } from '../../shared/api.js';
 import { StoreError } from '../store/db.js';
-import { NotFoundError } from './methods.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
 import { RecallError } from '../recall/errors.js';
 import { InstallError } from '../integrations/files.js';
 
@@ -48,13 +48,14 @@ export function validate(method: string, params: unknown): { method: MethodName;
   return { method, params: parsed.data };
 }
 
-export async function dispatch(api: Api, method: string, params: unknown): Promise<unknown> {
+export async function dispatch(api: Api, method: string, params: unknown, access?: Access): Promise<unknown> {
   const call = validate(method, params);
   try {
-    return await (api[call.method] as (p: unknown) => Promise<unknown>)(call.params);
+    return await (api[call.method] as (p: unknown, a?: Access) => Promise<unknown>)(call.params, access);
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if (err instanceof NotFoundError) throw new ApiError(RPC.NOT_FOUND, err.message);
+    if (err instanceof ForbiddenError) throw new ApiError(RPC.FORBIDDEN, err.message);
     if (err instanceof RecallError) throw new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
     if (err instanceof InstallError) throw new ApiError(RPC.CONFLICT, err.message, { kind: err.kind });
     if (err instanceof StoreError) throw new ApiError(RPC.INTERNAL, err.message, { kind: err.kind });

@@ -1,5 +1,5 @@
 // The api's methods over the core's parts. Params arrive validated (see dispatch.ts).
-import type { Api, ConversationDetail, EntriesResult, ListResult } from '../../shared/api.js';
+import type { Access, Api, ConversationDetail, EntriesResult, ListResult } from '../../shared/api.js';
 import type { IndexStatus } from '../../shared/api.js';
 import type { Conversation } from '../../shared/types.js';
 import type { Recall } from '../recall/index.js';
@@ -10,7 +10,11 @@ import { firstReplies, listConversations, workspaces } from '../store/list.js';
 import type { Reader } from '../store/read.js';
 import type { Writer } from '../store/writer.js';
 import type { SettingsStore } from '../settings.js';
+import type { createExclusionKeeper } from '../store/exclusions.js';
+import { FULL_ACCESS, within } from './access.js';
 import { appendEntries } from './append.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
+import { excludeAndForget, previewExclusion } from './forget.js';
 import { integrationMethods } from './integrations.js';
 
 export interface ApiDeps {
@@ -19,16 +23,10 @@ export interface ApiDeps {
   writer: Writer;
   recall: Recall;
   settings: SettingsStore;
+  keeper: ReturnType<typeof createExclusionKeeper>;
   status: () => IndexStatus;
   /** The environment the integrations are installed into (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, …). */
   env: NodeJS.ProcessEnv;
-}
-
-export class NotFoundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'NotFoundError';
-  }
 }
 
 /** The command that reopens a conversation in its own agent, as each agent documents it. */
@@ -76,11 +74,18 @@ export function createApi(deps: ApiDeps): Api {
   const activity = createActivityLog(db);
   const withPreviews = previewsFor(db);
 
-  const conversationOr404 = (ref: string | number): Conversation => {
+  /**
+   * The one resolution of a conversation reference (row id, session id, import id, file path) for
+   * every method: the access check runs on the conversation found here, and the method is then given
+   * its row id, so the two can never name different conversations.
+   */
+  const conversationOr404 = (ref: string | number, access: Access = FULL_ACCESS): Conversation => {
     const c = reader.conversation(ref);
     if (!c) throw new NotFoundError(`No conversation ${JSON.stringify(ref)} in the index.`);
+    if (!within(c.workspace, access.workspaces)) throw new ForbiddenError('That conversation is outside the workspaces this caller may reach.');
     return c;
   };
+  const confined = (access: Access = FULL_ACCESS) => access.workspaces !== null;
 
   // What each live conversation (suggest's `conversation`) was already given, so a chat is never
   // offered the same conversation twice, and whether it had its first suggestion. Kept while this
@@ -88,7 +93,7 @@ export function createApi(deps: ApiDeps): Api {
   const given = new Map<string, number[]>();
 
   return {
-    suggest: async (p) => {
+    suggest: async (p, access) => {
       const s = settings.get();
       const key = p.conversation;
       const before = key ? given.get(key) : undefined;
@@ -103,7 +108,7 @@ export function createApi(deps: ApiDeps): Api {
         };
       }
       const listed = [...(p.listed ?? []), ...(before ?? [])].slice(-500);
-      const result = recall.suggest({ ...p, listed }, s, settings.operator().pins);
+      const result = recall.suggest({ ...p, listed }, s, settings.operator().pins, confined(access));
       if (key) {
         given.delete(key);
         given.set(key, [...(before ?? []), ...result.suggestions.map((x) => x.id)].slice(-REMEMBERED_IDS));
@@ -111,14 +116,14 @@ export function createApi(deps: ApiDeps): Api {
       }
       return result;
     },
-    recall_conversations: async (p) => recall.recall(p),
-    read_conversation: async (p) => recall.read(p),
-    conversation_inspect: async (p) => recall.inspect(p),
-    history_search: async (p) => recall.historySearch(p),
-    history_read: async (p) => recall.historyRead(p),
-    history_handoff: async (p) => recall.historyHandoff(p),
+    recall_conversations: async (p, access) => recall.recall(p, confined(access)),
+    read_conversation: async (p, access) => recall.read({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
+    conversation_inspect: async (p, access) => recall.inspect({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
+    history_search: async (p, access) => recall.historySearch({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
+    history_read: async (p, access) => recall.historyRead({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
+    history_handoff: async (p, access) => recall.historyHandoff({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
     status: async () => deps.status(),
-    'ingest.append': async (p) => appendEntries(db, deps.writer, p),
+    'ingest.append': async (p, access) => appendEntries(db, deps.writer, p, access),
     'conversations.list': async (p): Promise<ListResult> => {
       const filter = {
         workspace: p.workspace,
@@ -136,8 +141,8 @@ export function createApi(deps: ApiDeps): Api {
       if (p.sort === 'recent') items = items.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
       return withPreviews({ total: items.length, items: items.slice(p.offset ?? 0, (p.offset ?? 0) + limit), relaxed: found.relaxed });
     },
-    'conversations.get': async (p): Promise<ConversationDetail> => {
-      const conversation = conversationOr404(p.conversation_id);
+    'conversations.get': async (p, access): Promise<ConversationDetail> => {
+      const conversation = conversationOr404(p.conversation_id, access);
       return {
         conversation,
         children: reader.children(conversation.id),
@@ -146,8 +151,8 @@ export function createApi(deps: ApiDeps): Api {
         handoffs: reader.handoffs(conversation.id),
       };
     },
-    'conversations.entries': async (p): Promise<EntriesResult> => {
-      const conversation = conversationOr404(p.conversation_id);
+    'conversations.entries': async (p, access): Promise<EntriesResult> => {
+      const conversation = conversationOr404(p.conversation_id, access);
       const limit = p.limit ?? PAGE;
       const max = reader.maxSeq(conversation.id) ?? -1;
       let entries;
@@ -171,6 +176,8 @@ export function createApi(deps: ApiDeps): Api {
       settings.set(p);
       return settings.view();
     },
+    'exclusions.preview': async (p) => previewExclusion({ db, reader, keeper: deps.keeper, settings }, p.pattern),
+    'exclusions.add': async (p) => excludeAndForget({ db, reader, keeper: deps.keeper, settings }, p.pattern, p.keepIndexed ?? false),
     activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),
     ...integrationMethods(deps.env),
   };

@@ -4,7 +4,10 @@ import { createIndexer, type ScanProgress, type ScanStats } from '../ingest/scan
 import { ADAPTERS, defaultSources, parseSource } from '../ingest/sources.js';
 import { openDb } from '../store/db.js';
 import { countChanges, countSnapshot, indexCounts, indexStats, type CountChanges, type IndexCounts, type IndexStats } from '../store/stats.js';
-import { createExclusionMatcher } from '../privacy.js';
+import { createExclusions } from '../privacy.js';
+import { createExclusionKeeper } from '../store/exclusions.js';
+import { scrub } from '../store/forget.js';
+import { createWriter } from '../store/writer.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
 import { dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
 import { forPerson } from './human.js';
@@ -64,9 +67,13 @@ Indexes new and grown session files; unchanged files are not read again.
     let report: string | null = null;
     try {
       const showProgress = io.isTTY && !values.json;
-      const excluded = createExclusionMatcher(createSettingsStore(defaultSettingsPath(io.env)).get().exclusions);
+      const ex = createExclusions(createSettingsStore(defaultSettingsPath(io.env)).get().exclusions);
+      const exclusions = () => ex;
       const before = countSnapshot(db);
-      const stats = createIndexer(db, ADAPTERS, { excluded }).scan(sources, {
+      // Exclusions added or removed since the last run: what they cover leaves, what they freed is read again.
+      const { forgotten } = createExclusionKeeper(db, createWriter(db, { exclusions })).reconcile(ex);
+      if (forgotten.conversations.length) scrub(db);
+      const stats = createIndexer(db, ADAPTERS, { exclusions }).scan(sources, {
         onProgress: showProgress ? (p) => rawErr(io)(progressLine(p)) : undefined,
       });
       if (showProgress) io.err('\n');

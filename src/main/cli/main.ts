@@ -7,11 +7,11 @@ import { StoreError } from '../store/db.js';
 import { CliError, type CliIO, type Command } from './command.js';
 import { indexCommand, statsCommand } from './index-commands.js';
 import { agentCommands } from './agent-commands.js';
-import { forgetCommand } from './privacy-commands.js';
+import { excludeCommand, forgetCommand } from './privacy-commands.js';
 import { recallCommands } from './recall-commands.js';
 import { escapeControls } from './terminal.js';
 
-const COMMANDS: Command[] = [indexCommand, statsCommand, ...recallCommands, forgetCommand, ...agentCommands];
+const COMMANDS: Command[] = [indexCommand, statsCommand, ...recallCommands, forgetCommand, excludeCommand, ...agentCommands];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,58 +1,118 @@
-// `throughline forget CONVERSATION|WORKSPACE`: removes it from the index and keeps it out.
-import { createForgetter, type Forgotten } from '../store/forget.js';
+// `throughline forget` and `throughline exclude`: remove from the index and keep out, in one step.
+import path from 'node:path';
+import type { ExclusionAddResult } from '../../shared/api.js';
+import { NotFoundError } from '../api/errors.js';
+import { excludeAndForget, isPattern } from '../api/forget.js';
+import { createExclusions } from '../privacy.js';
+import { createSettingsStore, defaultSettingsPath, type SettingsStore } from '../settings.js';
+import type { Db } from '../store/db.js';
+import { createExclusionKeeper } from '../store/exclusions.js';
 import { createReader } from '../store/read.js';
-import { writeTransaction } from '../store/write-lock.js';
-import { createSettingsStore, defaultSettingsPath } from '../settings.js';
+import { createWriter } from '../store/writer.js';
 import { CliError, openIndex, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+
+/** A relative path on the command line means a file or folder from here, as in any command. */
+function absoluteTarget(target: string): string {
+  return !isPattern(target) && (target.startsWith('./') || target.startsWith('../') || target.includes(path.sep)) ? path.resolve(target) : target;
+}
+
+function withIndex<T>(values: { db?: string | boolean }, io: CliIO, fn: (db: Db, settings: SettingsStore) => T): T {
+  const db = openIndex(values, io.env);
+  try {
+    return fn(db, createSettingsStore(defaultSettingsPath(io.env)));
+  } finally {
+    db.close();
+  }
+}
+
+function run(db: Db, settings: SettingsStore, target: string, keepIndexed: boolean): ExclusionAddResult {
+  const exclusions = () => createExclusions(settings.get().exclusions);
+  const writer = createWriter(db, { exclusions });
+  return excludeAndForget({ db, reader: createReader(db), keeper: createExclusionKeeper(db, writer), settings }, target, keepIndexed);
+}
+
+function report(io: CliIO, r: ExclusionAddResult, file: string): void {
+  const n = r.removed.conversations.length;
+  if (n) {
+    io.out(`Removed ${n} conversation(s) and ${r.removed.entries} entries from the index:\n`);
+    for (const c of r.removed.conversations) io.out(`  ${c.id}  ${c.title || 'Untitled conversation'}  (${c.workspace ?? 'no workspace'})\n`);
+  } else if (r.kept) io.out(`Kept the ${r.kept} conversation(s) already indexed from it; nothing new is added to them.\n`);
+  else io.out('Nothing in the index matched it.\n');
+  io.out(`Added ${r.exclusion} to the exclusions in ${file}, so it is not indexed again until you remove it.\n`);
+}
 
 export const forgetCommand: Command = {
   name: 'forget',
-  summary: 'remove a conversation or a whole workspace from the index, and keep it out',
-  help: `Usage: throughline forget [--db FILE] [--json] CONVERSATION|WORKSPACE
+  summary: 'remove a conversation, session file or workspace from the index, and keep it out',
+  help: `Usage: throughline forget [--db FILE] [--json] CONVERSATION|PATH
 
-CONVERSATION is a conversation id, an agent's session id or a session file path; WORKSPACE is a
-workspace path. Its conversations (and their sub-agents) are deleted from the index, and the session
-file or workspace is added to the exclusions in settings so the next scan does not bring it back.
+CONVERSATION is a conversation id, an agent's session id or an import id; PATH is a session file, a
+folder or a workspace (an absolute path, or a glob such as /home/you/clients/**). Its conversations
+(and their sub-agents) are deleted from the index and from the index's files, and an exclusion goes
+into settings so that nothing brings them back: not the file growing, not a copy of it, not an agent
+pushing it again, not --rebuild. A conversation is excluded as session:ID. Remove the exclusion
+(\`throughline exclude --remove\`, or Settings) to let it be indexed again.
 The agents' own files are never touched.
 `,
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseFlags(args, {});
-    if (positionals.length !== 1) throw new UsageError('forget takes exactly one CONVERSATION or WORKSPACE');
-    const target = positionals[0]!;
-    const db = openIndex(values, io.env);
-    try {
-      const reader = createReader(db);
-      const forgetter = createForgetter(db);
-      const conversation = reader.conversation(target);
-      const workspaceIds = db.prepare('SELECT id FROM conversations WHERE workspace = ? AND parent_id IS NULL').pluck().all(target) as number[];
-      let exclusion: string;
-      let result: Forgotten = { conversations: [], entries: 0 };
-      if (workspaceIds.length) {
-        exclusion = target;
-        // IMMEDIATE: forgetting reads before it deletes (see write-lock.ts).
-        writeTransaction(db, () => {
-          for (const id of workspaceIds) result = forgetter.forget(id, result);
-        })();
-      } else if (conversation) {
-        exclusion = conversation.path;
-        writeTransaction(db, () => {
-          result = forgetter.forget(conversation.id, result);
-        })();
-      } else {
-        throw new CliError('not-found', `no conversation or workspace "${target}" in the index`);
+    if (positionals.length !== 1) throw new UsageError('forget takes exactly one CONVERSATION or PATH');
+    return withIndex(values, io, (db, settings) => {
+      let result: ExclusionAddResult;
+      try {
+        result = run(db, settings, absoluteTarget(positionals[0]!), false);
+      } catch (err) {
+        if (err instanceof NotFoundError) throw new CliError('not-found', err.message);
+        throw err;
       }
-      const settings = createSettingsStore(defaultSettingsPath(io.env));
-      const exclusions = settings.get().exclusions;
-      if (!exclusions.includes(exclusion)) settings.set({ exclusions: [...exclusions, exclusion] });
-      if (values.json) printJson(io, { removed: result, excluded: exclusion });
-      else {
-        io.out(`Removed ${result.conversations.length} conversations and ${result.entries} entries:\n`);
-        for (const c of result.conversations) io.out(`  ${c.id}  ${c.title}  (${c.workspace ?? 'no workspace'})\n`);
-        io.out(`Added ${exclusion} to the exclusions in ${settings.file}, so it is not indexed again.\n`);
-      }
+      if (values.json) printJson(io, { removed: result.removed, excluded: result.exclusion });
+      else report(io, result, settings.file);
       return 0;
-    } finally {
-      db.close();
+    });
+  },
+};
+
+export const excludeCommand: Command = {
+  name: 'exclude',
+  summary: 'list, add or remove exclusions (what is never indexed)',
+  help: `Usage: throughline exclude [--db FILE] [--json] [--keep-indexed] PATTERN
+       throughline exclude [--json] --remove PATTERN
+       throughline exclude [--json]
+
+PATTERN is a folder, a session file or a workspace (an absolute path), a glob (/home/you/clients/**)
+or session:ID. Adding one also removes what it covers from the index now, as \`forget\` does;
+  --keep-indexed  keep what is already indexed (nothing new is added to it)
+  --remove        stop excluding PATTERN: what it kept out is indexed again from the agents' files
+Without a PATTERN, lists the exclusions.
+`,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { values, positionals } = parseFlags(args, { remove: { type: 'string' }, 'keep-indexed': { type: 'boolean' } });
+    const settings = createSettingsStore(defaultSettingsPath(io.env));
+    if (typeof values.remove === 'string') {
+      if (positionals.length) throw new UsageError('--remove takes the one PATTERN to remove');
+      const current = settings.get().exclusions;
+      const pattern = absoluteTarget(values.remove);
+      if (!current.includes(pattern)) throw new CliError('not-found', `${pattern} is not among the exclusions in ${settings.file}`);
+      // Lifting happens where the index is written next (the daemon, or the next `index` run).
+      settings.set({ exclusions: current.filter((p) => p !== pattern) });
+      if (values.json) printJson(io, { removed: pattern });
+      else io.out(`Removed ${pattern} from the exclusions; the next index run (or the running app) indexes it again.\n`);
+      return 0;
     }
+    if (!positionals.length) {
+      const list = settings.get().exclusions;
+      if (values.json) printJson(io, { exclusions: list });
+      else io.out(list.length ? list.map((p) => `${p}\n`).join('') : `No exclusions in ${settings.file}.\n`);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('exclude takes one PATTERN');
+    const target = absoluteTarget(positionals[0]!);
+    if (!isPattern(target)) throw new UsageError(`${target} is not a path, a glob or session:ID; to forget a conversation by id use \`throughline forget\``);
+    return withIndex(values, io, (db) => {
+      const result = run(db, settings, target, values['keep-indexed'] === true);
+      if (values.json) printJson(io, result);
+      else report(io, result, settings.file);
+      return 0;
+    });
   },
 };

@@ -6,7 +6,7 @@ import type { SourceKind } from '../../shared/types.js';
 import { storeErrorFrom, type Db } from '../store/db.js';
 import { writeTransaction } from '../store/write-lock.js';
 import { createWriter, StaleFileError, type FileProgress, type FileRow, type LineProblem } from '../store/writer.js';
-import type { ExclusionMatcher } from '../privacy.js';
+import { NO_EXCLUSIONS, type Exclusions } from '../privacy.js';
 import { readLines } from './read-lines.js';
 import { LineError, type Adapter, type DocumentAdapter, type IngestOp, type LineParser } from './types.js';
 
@@ -75,13 +75,17 @@ class RetryGroup extends Error {
 }
 
 export interface IndexerOptions {
-  /** Excluded paths and workspaces (see privacy.ts): such files are not read, such conversations not kept. */
-  excluded?: ExclusionMatcher;
+  /**
+   * The exclusions in force (see privacy.ts), asked for at every file: excluded files are not read,
+   * excluded conversations not kept.
+   */
+  exclusions?: () => Exclusions;
 }
 
 export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}) {
-  const excluded = options.excluded ?? (() => false);
-  const writer = createWriter(db, { excluded });
+  const exclusions = options.exclusions ?? (() => NO_EXCLUSIONS);
+  const excluded = (file: string): boolean => exclusions().path(file) !== null;
+  const writer = createWriter(db, { exclusions });
   // What a scan needs of each file's row, read from the covering index source_files_state: the table
   // rows carry the parser state (often in overflow pages), and reading them one file at a time made an
   // unchanged re-scan of 10k files take ~1 s (BENCHMARKS.md).

@@ -19,6 +19,7 @@ import type { Db } from '../store/db.js';
 import { createReader } from '../store/read.js';
 import { createSearch, type Bounds, type ConversationMetaRow } from '../store/search.js';
 import type { SourceKind } from '../../shared/types.js';
+import { confineSearch } from './confined.js';
 import { createContextBuilder, type Assembled, type BuildInput } from './context-builder.js';
 import { defaultStrategy } from './default.js';
 import { RecallError } from './errors.js';
@@ -97,7 +98,11 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     return s;
   }
 
-  function suggest(input: SuggestParams, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins): SuggestResult {
+  /**
+   * `confined`: the caller may see only its workspace (a limited token), so term statistics are
+   * counted inside it too (see confined.ts); params.workspace and scope are the transport's, forced.
+   */
+  function suggest(input: SuggestParams, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins, confined = false): SuggestResult {
     const params = validate(SuggestParams, input);
     const strategyName = params.strategy ?? 'default';
     const sensitivity = params.sensitivity ?? settings.sensitivity;
@@ -124,7 +129,8 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     const clauses = parseQuery(params.text, { maxClauses: SUGGEST_MAX_CLAUSES });
     const strategy = strategies[strategyName];
     if (!clauses.length) return { ...base, suggestions: [], block: '', reason: 'no terms left after stop words', salientTerms: [] };
-    const outcome = strategy.suggest({ clauses, workspace: params.workspace ?? null, bounds, now, gate, search });
+    const within = confined ? confineSearch(search, { workspace: bounds.workspace, includeSubagents: true }) : search;
+    const outcome = strategy.suggest({ clauses, workspace: params.workspace ?? null, bounds, now, gate, search: within });
     const meta = outcome.meta ?? search.conversations(outcome.ranked.map((r) => r.id));
     const ranked = outcome.ranked.flatMap((r) => {
       const row = meta.get(r.id);
@@ -147,11 +153,15 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
 
   return {
     suggest,
-    recall: (p: RecallParams) => {
+    /** `confined`: as for suggest; the workspace is the transport's, forced. */
+    recall: (p: RecallParams, confined = false) => {
       const params = validate(RecallParams, p);
       // Like suggest: the caller's live conversation would match its own words first.
       const own = params.conversation ? idOf(params.conversation) : null;
-      return recallTool.recall(params, own === null ? [] : [own]);
+      const exclude = own === null ? [] : [own];
+      if (!confined) return recallTool.recall(params, exclude);
+      const workspace = params.workspace && params.workspace !== 'all' ? params.workspace : null;
+      return createRecallTool(confineSearch(search, { workspace, includeSubagents: true })).recall(params, exclude);
     },
     read: (p: ReadParams) => readTools.read(validate(ReadParams, p)),
     inspect: (p: InspectParams) => readTools.inspect(validate(InspectParams, p)),

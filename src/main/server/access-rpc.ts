@@ -2,12 +2,16 @@
 // transport decides what a caller may ask. A connection is either the local user (no token: same
 // uid, the socket is 0600) with full access, or a named token from settings, optionally limited to
 // workspaces. A limited token is held inside its workspaces three times: its params are forced or
-// checked before the call, the conversation it names is checked, and results are filtered after.
+// checked before the call, the api checks every conversation it resolves for the call (one
+// resolution, so the check and the action cannot differ), and results are filtered after.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Api, IndexStatus, MethodName, RecallResult, SuggestResult } from '../../shared/api.js';
+import { within } from '../api/access.js';
 import { ApiError, dispatch, RPC, validate } from '../api/dispatch.js';
 import { redactPrivate } from '../privacy.js';
+
+export { within };
 
 export interface Principal {
   /** Shown in the activity log. */
@@ -55,14 +59,6 @@ export async function authenticate(api: Api, token: string | undefined, client: 
   return { client: client || entry.name, token: entry.name, workspaces };
 }
 
-/** A workspace is inside an allowed one when it is that folder or below it. */
-export function within(workspace: string | null | undefined, allowed: string[] | null): boolean {
-  if (allowed === null) return true;
-  if (!workspace) return false;
-  const ws = path.resolve(workspace);
-  return allowed.some((a) => ws === a || ws.startsWith(a.endsWith(path.sep) ? a : a + path.sep));
-}
-
 function forbidden(message: string): ApiError {
   return new ApiError(RPC.FORBIDDEN, message);
 }
@@ -78,17 +74,6 @@ function forcedWorkspace(p: Principal, requested: string | undefined): string {
   throw forbidden(`Token "${p.token}" is limited to several workspaces (${allowed.join(', ')}); pass one of them as "workspace".`);
 }
 
-async function conversationWorkspace(api: Api, ref: string | number): Promise<{ id: number; workspace: string | null }> {
-  const detail = await dispatch(api, 'conversations.get', { conversation_id: ref });
-  const c = (detail as Awaited<ReturnType<Api['conversations.get']>>).conversation;
-  return { id: c.id, workspace: c.workspace };
-}
-
-function refOf(method: MethodName, params: Record<string, unknown>): string | number | undefined {
-  if (method === 'read_conversation' || method === 'conversation_inspect') return params.conversation_id as string | number;
-  if (method.startsWith('history_')) return params.conversation as string;
-  return undefined;
-}
 
 export interface CallOutcome {
   result: unknown;
@@ -102,7 +87,6 @@ export async function guardedCall(api: Api, principal: Principal, method: string
   const name = call.method;
   const params = call.params as Record<string, unknown>;
   const limited = principal.workspaces;
-  let named: { id: number; workspace: string | null } | null = null;
 
   if (PEOPLE_ONLY.has(name)) throw forbidden(`${name} changes an agent's configuration; run it from Throughline's window (Settings → Extensions) or with \`throughline install\`.`);
   if (limited) {
@@ -115,20 +99,18 @@ export async function guardedCall(api: Api, principal: Principal, method: string
     } else if (name === 'ingest.append') {
       const conv = params.conversation as { id: string; workspace?: string };
       conv.workspace = forcedWorkspace(principal, conv.workspace);
-      // Appending under an id that already names a conversation elsewhere would move it into reach.
-      const existing = await conversationWorkspace(api, conv.id).catch(() => null);
-      if (existing && !within(existing.workspace, limited)) throw forbidden(`Conversation "${conv.id}" is outside token "${principal.token}"'s workspaces.`);
     }
   }
-  const ref = refOf(name, params);
-  if (ref !== undefined && (limited || name.startsWith('history_'))) {
-    named = await conversationWorkspace(api, ref);
-    if (!within(named.workspace, limited)) throw forbidden(`That conversation is outside token "${principal.token}"'s workspaces.`);
-  }
-
-  let result = await dispatch(api, name, params);
+  let result = await dispatch(api, name, params, { workspaces: limited });
   if (limited) result = filterResult(name, result, limited);
-  return { result, conversations: conversationsOf(name, result, named) };
+  return { result, conversations: conversationsOf(name, result) ?? (await historyConversation(api, name, params)) };
+}
+
+/** For the activity log only: the conversation a history_* call (already allowed and answered) was about. */
+async function historyConversation(api: Api, method: MethodName, params: Record<string, unknown>): Promise<number[]> {
+  if (!method.startsWith('history_')) return [];
+  const detail = (await dispatch(api, 'conversations.get', { conversation_id: params.conversation }).catch(() => null)) as { conversation: { id: number } } | null;
+  return detail ? [detail.conversation.id] : [];
 }
 
 /** The last guard: nothing outside the token's workspaces leaves, whatever the engine returned. */
@@ -157,7 +139,7 @@ function filterResult(method: MethodName, result: unknown, allowed: string[]): u
   return result;
 }
 
-function conversationsOf(method: MethodName, result: unknown, named: { id: number } | null): number[] {
+function conversationsOf(method: MethodName, result: unknown): number[] | null {
   const r = result as Record<string, unknown>;
   switch (method) {
     case 'suggest':
@@ -172,9 +154,9 @@ function conversationsOf(method: MethodName, result: unknown, named: { id: numbe
     case 'conversations.list':
       return (r.items as { id: number }[]).map((c) => c.id);
     case 'ingest.append':
-      return [r.conversation as number];
+      return r.conversation === null ? [] : [r.conversation as number];
     default:
-      return named ? [named.id] : [];
+      return null;
   }
 }
 

@@ -137,4 +137,18 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE conversations ADD COLUMN terms_stale INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX conversations_terms_stale ON conversations(id) WHERE terms_stale = 1;
   `,
+  // 6: conversations kept out of the index by an exclusion (forget, settings). A row here makes the
+  // writer drop whatever the conversation's file, a copy of it or an agent's push brings later, even
+  // when that no longer names the excluded workspace (adapters send it once, at the top of a file).
+  // It holds ids and a path, never text. Removing the exclusion lifts it and the file is read again.
+  `
+  CREATE TABLE forgotten (
+    source TEXT NOT NULL,
+    key TEXT NOT NULL,
+    exclusion TEXT NOT NULL,
+    path TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (source, key)
+  );
+  `,
 ];

@@ -120,6 +120,7 @@ export function createSearch(db: Db) {
   const stem = createStemmer(db);
   const s = {
     total: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM conversations'),
+    totalIn: db.prepare<BoundParams, { n: number }>(`SELECT count(*) AS n FROM conversations c WHERE ${BOUNDS_SQL}`),
     // data_version moves when another connection commits; total_changes() when this one writes (the
     // app's and the daemon's watcher index through the same connection that answers queries).
     dataVersion: db.prepare<[], { data_version: number; changes: number }>(
@@ -250,6 +251,8 @@ export function createSearch(db: Db) {
     stem,
     /** Conversations in the index: the N of document frequencies. */
     totalConversations: (): number => s.total.get()!.n,
+    /** Conversations within bounds (the N a caller limited to them may know). */
+    conversationsIn: (bounds: Bounds): number => s.totalIn.get(boundParams(bounds))!.n,
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
     termDf: (stem: string): number => cachedDf(`t:${stem}`, () => s.vocab.get(stem)?.doc ?? 0),
     /** Conversations matching a detail=none MATCH (phrases flattened, prefixes): df of a non-plain clause. */

@@ -1,13 +1,14 @@
 // The only code that writes the index. Ops from an adapter are applied in one transaction together
 // with the file's committed offset and parser state, so a crash never leaves half a batch or an
 // offset that disagrees with the entries.
+import fs from 'node:fs';
 import type { ConversationMeta, EntryRecord, IngestOp, SourcedRecord } from '../ingest/types.js';
 import type { SourceKind } from '../../shared/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { writeTransaction } from './write-lock.js';
 import { createForgetter } from './forget.js';
-import { redactPrivate, type ExclusionMatcher } from '../privacy.js';
+import { NO_EXCLUSIONS, redactPrivate, type Exclusions } from '../privacy.js';
 
 export interface FileRow {
   id: number;
@@ -36,12 +37,14 @@ export interface LineProblem {
   reason: string;
 }
 
-interface ConvRow {
+export interface ConvRow {
   id: number;
   title: string;
   summary: string | null;
   workspace: string | null;
   file_id: number | null;
+  session_id: string;
+  parent_key: string | null;
 }
 
 export type Writer = ReturnType<typeof createWriter>;
@@ -58,24 +61,39 @@ export class StaleFileError extends Error {
 }
 
 export interface WriterOptions {
-  /** Conversations whose workspace matches are never kept in the index. */
-  excluded?: ExclusionMatcher;
+  /** The exclusions in force (read at every batch: settings change while a daemon runs). */
+  exclusions?: () => Exclusions;
 }
 
+/** What the batch's ops say about one conversation before any of them is applied. */
+export interface Announced {
+  workspace?: string;
+  sessionId?: string;
+  parentKey?: string;
+}
+
+/** A conversation's place in the index (see writer.place). */
+export type Placed = { key: string; row: ConvRow | undefined } | { exclusion: string };
+
 export function createWriter(db: Db, options: WriterOptions = {}) {
-  const excluded = options.excluded ?? (() => false);
+  const exclusions = options.exclusions ?? (() => NO_EXCLUSIONS);
   const forgetter = createForgetter(db);
   const s = {
     file: db.prepare<[string], FileRow>('SELECT * FROM source_files WHERE path = ?'),
-    insertFile: db.prepare('INSERT INTO source_files (path, kind) VALUES (?, ?)'),
+    // Another process (a second `index` run, the daemon) may insert the same file between our read
+    // and this insert: theirs is as good as ours.
+    insertFile: db.prepare('INSERT INTO source_files (path, kind) VALUES (?, ?) ON CONFLICT (path) DO NOTHING'),
     updateFile: db.prepare(
       `UPDATE source_files SET size = @size, mtime_ms = @mtimeMs, inode = @inode, committed_offset = @offset,
         committed_line = @line, parser_state = @state, status = 'ok', error = NULL, indexed_at = @now WHERE id = @id`,
     ),
     touchFile: db.prepare("UPDATE source_files SET size = ?, mtime_ms = ?, status = 'ok' WHERE id = ?"),
     fileStatus: db.prepare('UPDATE source_files SET status = ?, error = ? WHERE id = ?'),
-    conv: db.prepare<[string, string], ConvRow>('SELECT id, title, summary, workspace, file_id FROM conversations WHERE source = ? AND key = ?'),
-    convById: db.prepare<[number], ConvRow>('SELECT id, title, summary, workspace, file_id FROM conversations WHERE id = ?'),
+    conv: db.prepare<[string, string], ConvRow>(
+      'SELECT id, title, summary, workspace, file_id, session_id, parent_key FROM conversations WHERE source = ? AND key = ?',
+    ),
+    convById: db.prepare<[number], ConvRow>('SELECT id, title, summary, workspace, file_id, session_id, parent_key FROM conversations WHERE id = ?'),
+    fileById: db.prepare<[number], { path: string; status: string }>('SELECT path, status FROM source_files WHERE id = ?'),
     insertConv: db.prepare('INSERT INTO conversations (source, key, session_id, file_id, path) VALUES (?, ?, ?, ?, ?)'),
     entry: db.prepare<[number, number], { id: number; text: string; indexed: number }>(
       'SELECT id, text, indexed FROM entries WHERE conversation_id = ? AND seq = ?',
@@ -173,10 +191,12 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
    * same file follows at once, so the conversation_terms documents of the conversations it touched
    * are only marked stale, and rebuilt (with any other stale ones) by the first batch without `more`.
    */
-  function commitBatchBody(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): void {
+  /** Returns the stored id of each conversation the ops name (null: excluded, nothing stored). */
+  function commitBatchBody(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): Map<string, number | null> {
     // Compare-and-set on the offset: two indexers on one file must not interleave their batches.
     const current = s.file.get(file.path);
     if (current && current.committed_offset !== file.committed_offset) throw new StaleFileError(file.path);
+    const target = targets(file, ops);
     const touched = new Map<string, ConvRow>();
     let inserted = false;
     const conversation = (key: string, sessionId?: string): ConvRow => {
@@ -185,7 +205,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       row = s.conv.get(file.kind, key);
       if (!row) {
         const id = Number(s.insertConv.run(file.kind, key, sessionId ?? key, file.id, file.path).lastInsertRowid);
-        row = { id, title: '', summary: null, workspace: null, file_id: file.id };
+        row = { id, title: '', summary: null, workspace: null, file_id: file.id, session_id: sessionId ?? key, parent_key: null };
         inserted = true;
       }
       touched.set(key, row);
@@ -196,13 +216,15 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     // conversation per batch, with the metas merged as applying them in order would, is enough.
     const metas = new Map<ConvRow, ConversationMeta>();
     for (const op of ops) {
+      const key = target.get(op.conv);
+      if (typeof key !== 'string') continue; // excluded: its text never reaches the index
       if (op.op === 'conversation') {
-        const row = conversation(op.conv, op.meta.sessionId);
+        const row = conversation(key, op.meta.sessionId);
         metas.set(row, mergeMeta(metas.get(row), op.meta));
-      } else if (op.op === 'entry') upsertEntry(conversation(op.conv).id, op.entry);
-      else if (op.op === 'record') upsertRecord(conversation(op.conv).id, op.entry);
-      else if (op.op === 'drop') dropRecord(conversation(op.conv).id, op.sourceId, op.parts === true);
-      else leaves.set(conversation(op.conv).id, op.sourceId);
+      } else if (op.op === 'entry') upsertEntry(conversation(key).id, op.entry);
+      else if (op.op === 'record') upsertRecord(conversation(key).id, op.entry);
+      else if (op.op === 'drop') dropRecord(conversation(key).id, op.sourceId, op.parts === true);
+      else leaves.set(conversation(key).id, op.sourceId);
     }
     let parentKeySet = false;
     for (const [row, meta] of metas) {
@@ -210,18 +232,83 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       if (meta.parentKey !== undefined) parentKeySet = true;
     }
     for (const [convId, leaf] of leaves) s.setLeaf.run(leaf, convId);
-    for (const row of touched.values()) {
-      const workspace = s.convById.get(row.id)!.workspace;
-      // An excluded workspace never stays in the index, not even for the length of a batch.
-      if (excluded(workspace)) forgetter.forget(row.id);
-      else finishConversation(row.id, more);
-    }
+    for (const row of touched.values()) finishConversation(row.id, more);
     if (!more) rebuildStaleTerms();
     // Only a new conversation (a parent children may wait for) or a new parent key can link anything,
     // and only while some conversation is unlinked (a cheap read on a partial index). The UPDATE also
     // writes a foreign-key column: see applyMeta for why that is not done for nothing.
     if ((inserted || parentKeySet) && s.anyUnlinked.get()) s.linkParents.run();
     s.updateFile.run({ ...progress, state: JSON.stringify(progress.state ?? null), id: file.id, now: Date.now() });
+    const ids = new Map<string, number | null>();
+    for (const [conv, key] of target) ids.set(conv, key === null ? null : (touched.get(key)?.id ?? null));
+    return ids;
+  }
+
+  /**
+   * For each conversation the ops name, the key it is stored under, or null when it is kept out.
+   * Decided before anything is written, so an excluded conversation's text never enters the index
+   * (FTS5 would keep its words in its segments even if the rows were deleted in the same batch).
+   */
+  function targets(file: FileRow, ops: readonly IngestOp[]): Map<string, string | null> {
+    const announced = new Map<string, Announced>();
+    for (const op of ops) {
+      let a = announced.get(op.conv);
+      if (!a) announced.set(op.conv, (a = {}));
+      if (op.op !== 'conversation') continue;
+      a.workspace = op.meta.workspace ?? a.workspace;
+      a.sessionId = op.meta.sessionId ?? a.sessionId;
+      a.parentKey = op.meta.parentKey ?? a.parentKey;
+    }
+    const out = new Map<string, string | null>();
+    for (const [conv, a] of announced) {
+      const placed = place(file, conv, a);
+      out.set(conv, 'key' in placed ? placed.key : null);
+    }
+    return out;
+  }
+
+  /**
+   * Where the conversation a file calls `conv` is stored: its key and current row, or the exclusion
+   * keeping it out (then it is forgotten, or held out from now on). The one resolution every write
+   * goes through: ingest.append checks access on exactly the conversation it then appends to.
+   * Call inside a write transaction.
+   */
+  function place(file: FileRow, conv: string, a: Announced): Placed {
+    const key = ownKey(file, conv);
+    const held = forgetter.exclusionOf(file.kind, key);
+    if (held !== undefined) return { exclusion: held };
+    // The workspace, session and parent come once, at the top of a file: later batches know them from the row.
+    const row = s.conv.get(file.kind, key);
+    const parentKey = a.parentKey ?? row?.parent_key ?? undefined;
+    const exclusion =
+      exclusions().conversation({ path: file.path, workspace: a.workspace ?? row?.workspace, ids: [a.sessionId ?? row?.session_id, key] }) ??
+      (parentKey !== undefined ? forgetter.exclusionOf(file.kind, parentKey) : undefined);
+    if (!exclusion) return { key, row };
+    if (row) forgetter.forget(row.id, exclusion);
+    else forgetter.tombstone(file.kind, key, exclusion, file.path);
+    return { exclusion };
+  }
+
+  /**
+   * The key this file's conversation is stored under. A conversation belongs to the file that first
+   * wrote it; another file with the same session id (a backup, a sync-conflict copy, a shorter
+   * export) gets a conversation of its own, or its entries, numbered from 0 too, would overwrite the
+   * first file's and its tree would hide theirs. A file that is gone hands its conversation on (an
+   * agent moved it).
+   */
+  function ownKey(file: FileRow, key: string): string {
+    const row = s.conv.get(file.kind, key);
+    if (!row || row.file_id === null || row.file_id === file.id) return key;
+    const own = `${key}@${file.path}`;
+    if (s.conv.get(file.kind, own)) return own;
+    return ownerPresent(row.file_id) ? own : key;
+  }
+
+  function ownerPresent(fileId: number): boolean {
+    const owner = s.fileById.get(fileId);
+    if (!owner || owner.status === 'missing') return false;
+    // Pushed conversations (ingest.append) live in the index only: their "file" is always there.
+    return /^[a-z][a-z0-9+.-]*:\/\//.test(owner.path) || fs.existsSync(owner.path);
   }
   const commitBatchTx = writeTransaction(db, commitBatchBody);
 
@@ -376,7 +463,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
 
   // Each as its own IMMEDIATE transaction, or a savepoint of the caller's (see write-lock.ts).
   const resetFile = (file: FileRow): void => resetFileTx(file);
-  const commitBatch = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): void =>
+  const commitBatch = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): Map<string, number | null> =>
     commitBatchTx(file, ops, progress, more);
   /**
    * The same batch with no savepoint of its own, for a caller whose transaction rolls back as a whole
@@ -386,6 +473,10 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
   const commitBatchInTransaction = (file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): void => {
     if (!db.inTransaction) throw new Error('commitBatchInTransaction needs an open transaction');
     commitBatchBody(file, ops, progress, more);
+  };
+  const placeInTransaction = (file: FileRow, conv: string, announced: Announced): Placed => {
+    if (!db.inTransaction) throw new Error('place needs an open write transaction');
+    return place(file, conv, announced);
   };
 
   const refreshTermsTx = writeTransaction(db, rebuildStaleTerms);
@@ -404,6 +495,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     resetFile,
     commitBatch,
     commitBatchInTransaction,
+    place: placeInTransaction,
     recordProblems,
     /** The file is unchanged but its mtime moved (e.g. touched): remember it so the next scan skips it. */
     touchFile: writeTransaction(db, (file: FileRow, size: number, mtimeMs: number) => void s.touchFile.run(size, mtimeMs, file.id), { inline: true }),
