@@ -5,7 +5,7 @@ root = pathlib.Path(__file__).resolve().parent.parent
 def demote(text):
     return re.sub(r'^(#+) ', lambda m: '#' + m.group(1) + ' ', text, flags=re.M)
 head = (root / 'docs/readme-head.md').read_text()
-cmds = ['index','stats','suggest','search','read','inspect','history','forget','serve','mcp','hook','install','uninstall','activity']
+cmds = ['index','stats','suggest','search','read','inspect','history','forget','exclude','serve','mcp','hook','install','uninstall','activity']
 cli = ['## The command line\n\n`npx throughline COMMAND` (or `node bin/throughline.mjs COMMAND`); `npx throughline --version`. Every command takes `--help`; '
        '`--json` prints one JSON object for programs; the index is `--db FILE`, else `$THROUGHLINE_DB`, else '
        '`$XDG_DATA_HOME/throughline/index.sqlite`. Settings live in `$XDG_CONFIG_HOME/throughline/settings.json` '

@@ -42,11 +42,45 @@ function retryWhileBusy<T>(fn: () => T): T {
   }
 }
 
+/**
+ * The index holds people's conversations: only they may read it. SQLite creates a new file (and its
+ * -wal and -shm, which take the main file's mode) as 0644 under the usual umask, so the file is
+ * created 0600 first; an index left readable by an older version is closed to others. Throughline's
+ * own data folder is 0700; a folder the person chose for --db is theirs to set.
+ */
+function keepPrivate(file: string): void {
+  const dir = path.dirname(file);
+  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  else if (path.basename(dir) === 'throughline') tighten(dir, 0o700);
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  for (const suffix of ['', '-wal', '-shm']) tighten(file + suffix, 0o700);
+}
+
+/** Takes group and other permissions away (keeping the owner's); files of another user are left as they are. */
+function tighten(target: string, keep: number): void {
+  try {
+    const st = fs.statSync(target);
+    if (st.mode & 0o077 && (typeof process.getuid !== 'function' || st.uid === process.getuid())) fs.chmodSync(target, st.mode & keep);
+  } catch {
+    // not there (no -wal yet), or not ours to change
+  }
+}
+
 export function openDb(file: string, options: OpenOptions = {}): Db {
   if (options.readonly && !fs.existsSync(file)) {
     throw new StoreError('missing', `No index at ${file}. Run \`throughline index\` first.`);
   }
-  if (!options.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (!options.readonly) {
+    try {
+      keepPrivate(file);
+    } catch (err) {
+      throw storeErrorFrom(err, file) ?? new StoreError('io', `Cannot create the index at ${file}: ${(err as Error).message}`);
+    }
+  }
   let db: Db;
   try {
     db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding });
