@@ -11,8 +11,6 @@ import { within } from '../api/access.js';
 import { ApiError, dispatch, RPC, validate } from '../api/dispatch.js';
 import { redactPrivate } from '../privacy.js';
 
-export { within };
-
 export interface Principal {
   /** Shown in the activity log. */
   client: string;
@@ -73,7 +71,6 @@ function forcedWorkspace(p: Principal, requested: string | undefined): string {
   if (allowed.length === 1) return allowed[0]!;
   throw forbidden(`Token "${p.token}" is limited to several workspaces (${allowed.join(', ')}); pass one of them as "workspace".`);
 }
-
 
 export interface CallOutcome {
   result: unknown;
