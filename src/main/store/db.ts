@@ -74,7 +74,8 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
   if (options.readonly && !fs.existsSync(file)) {
     throw new StoreError('missing', `No index at ${file}. Run \`throughline index\` first.`);
   }
-  if (!options.readonly) {
+  // (An in-memory or temporary database has no file to protect.)
+  if (!options.readonly && file !== ':memory:' && file !== '') {
     try {
       keepPrivate(file);
     } catch (err) {
