@@ -170,7 +170,7 @@ export function createApi(deps: ApiDeps): Api {
       return { conversation, entries, hasOlder: first > 0, hasNewer: last < max, boundary: reader.boundary(conversation.id) };
     },
     'conversations.workspaces': async (p) => ({ items: workspaces(db, p.limit ?? 200) }),
-    'conversations.find': async (p) => findInConversation(db, conversationOr404(p.conversation_id).id, p.query),
+    'conversations.find': async (p, access) => findInConversation(db, conversationOr404(p.conversation_id, access).id, p.query),
     'settings.get': async () => settings.view(),
     'settings.set': async (p) => {
       settings.set(p);
