@@ -114,8 +114,8 @@ async function agentArg(positionals: string[], verb: string) {
 function installCommand(verb: 'install' | 'uninstall'): Command {
   return {
     name: verb,
-    summary: verb === 'install' ? 'connect an agent: claude (hook + MCP), codex (MCP), pi (extension)' : 'remove what `install` added for an agent',
-    help: `Usage: throughline ${verb} claude|codex|pi [--dry-run] [--json]
+    summary: verb === 'install' ? 'connect an agent: claude, gemini (hook + MCP), codex, opencode, copilot, cursor, droid (MCP), pi (extension)' : 'remove what `install` added for an agent',
+    help: `Usage: throughline ${verb} claude|codex|pi|gemini|opencode|copilot|cursor|droid [--dry-run] [--json]
 
 ${
   verb === 'install'
@@ -123,9 +123,15 @@ ${
         (default ~/.claude/settings.json) and the MCP server "throughline" to the user's .claude.json
 codex   adds [mcp_servers.throughline] to $CODEX_HOME/config.toml (default ~/.codex/config.toml)
 pi      copies the extension to $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/)
-Idempotent; every file is backed up (FILE.throughline-backup-TIMESTAMP) before it changes. Agents start
-Throughline through a launcher at $XDG_DATA_HOME/throughline/bin/throughline that outlives a Node upgrade;
-$THROUGHLINE_COMMAND overrides it. MCP servers get this shell's socket, index and settings paths pinned.`
+gemini  adds mcpServers.throughline and a BeforeAgent hook to ~/.gemini/settings.json ($GEMINI_CLI_HOME)
+opencode adds mcp.throughline to $XDG_CONFIG_HOME/opencode/opencode.jsonc or opencode.json
+copilot adds mcpServers.throughline to $COPILOT_HOME/mcp-config.json (default ~/.copilot)
+cursor  adds mcpServers.throughline to ~/.cursor/mcp.json (the editor and cursor-agent)
+droid   adds mcpServers.throughline to ~/.factory/mcp.json
+JSON settings files are edited in place: comments and formatting stay. Idempotent; every file is backed
+up (FILE.throughline-backup-TIMESTAMP) before it changes. Agents start Throughline through a launcher
+at $XDG_DATA_HOME/throughline/bin/throughline that outlives a Node upgrade; $THROUGHLINE_COMMAND
+overrides it. MCP servers get this shell's socket, index and settings paths pinned.`
     : 'Removes exactly the entries `install` added (backing up each file first); leaves everything else.'
 }
   --dry-run   print what would change, change nothing

@@ -4,7 +4,21 @@
 import { claudeState, installClaude, uninstallClaude } from './claude-install.js';
 import { codexState, installCodex, uninstallCodex } from './codex-install.js';
 import type { InstallReport, InstallState } from './files.js';
+import { JSON_MCP_AGENTS } from './json-mcp-agents.js';
+import { installJsonMcp, jsonMcpState, uninstallJsonMcp, type JsonMcpAgent } from './json-mcp-install.js';
 import { installPi, piState, uninstallPi } from './pi-install.js';
+
+/** An agent that reads MCP servers (and, Gemini CLI, a turn-start hook) from a JSON settings file. */
+const fromSettingsFile = (spec: JsonMcpAgent): Integration => ({
+  id: spec.id,
+  agent: spec.agent,
+  adds: spec.hook
+    ? 'a hook that offers earlier conversations before a session’s first prompt, and the MCP server with the recall and history tools'
+    : 'the MCP server with the recall and history tools',
+  install: (env, o) => installJsonMcp(spec, { env, ...o }),
+  uninstall: (env, o) => uninstallJsonMcp(spec, { env, ...o }),
+  state: (env) => jsonMcpState(spec, env),
+});
 
 export interface Integration {
   /** The CLI's name for it: `throughline install <id>`. */
@@ -44,6 +58,7 @@ export const INTEGRATIONS: readonly Integration[] = [
     uninstall: (env, o) => uninstallPi({ env, ...o }),
     state: (env) => piState(env),
   },
+  ...JSON_MCP_AGENTS.map(fromSettingsFile),
 ];
 
 export function findIntegration(id: string): Integration | undefined {
