@@ -62,7 +62,7 @@ describe('integrations over the api', () => {
       const removed = await core.api['integrations.uninstall']({ id });
       expect(removed.integration.state, id).toBe('absent');
     }
-  });
+  }, 180_000); // one CLI run per installer (eight of them)
 
   it('reports a config file it cannot read, and changes nothing', async () => {
     const settings = path.join(home, '.claude', 'settings.json');
