@@ -247,7 +247,8 @@ export interface Suggestion extends ConversationRefInfo {
 export interface SuggestResult {
   suggestions: Suggestion[];
   block: string; // exactly what an agent gets; empty when nothing is suggested
-  reason: string; // why nothing (or what) was suggested
+  reason: string; // why nothing (or what) was suggested, in a person's words
+  detail?: string; // the numbers behind the reason (coverage, thresholds), for a detail line
   strategy: StrategyName;
   sensitivity: Sensitivity;
   salientTerms?: string[];
@@ -258,6 +259,7 @@ export interface RecallHit extends ConversationRefInfo {
   snippet: string;
   score: number;
   entry: number | null; // seq of the best-matching entry, for reveal
+  why?: string; // what matched, for a person: "redis, maxmemory; similar: slow ≈ sluggish"
 }
 
 export interface RecallResult {

@@ -27,6 +27,7 @@ export function confineSearch(search: Search, bounds: Bounds): Search {
       return stems;
     },
     totalConversations: () => search.conversationsIn(bounds),
+    corpusStats: () => ({ ...search.corpusStats(), conversations: search.conversationsIn(bounds) }),
     termDf: (stem) => {
       const token = tokenOf.get(stem);
       return token === undefined ? 0 : count(literal(token));

@@ -1,67 +1,181 @@
-// Throughline's default strategy.
+// Throughline's default suggestion strategy.
 //
-// It keeps the salient gate's central idea — the floor is on the query and comes from the person's
-// own corpus, not a word list — and replaces rank fusion with evidence a person would accept:
-// - each term weighs ln(K / df), the information it carries above this corpus's stop-word level
-//   (K = 3 × the sensitivity's df ceiling), so everyday vocabulary counts for little and rare names,
-//   identifiers and error codes for a lot, whatever the corpus size;
-// - where it matched: title 1.5, summary 1.25, transcript 1;
-// - corroboration: terms said together (in one message, or in the title) add half their weight again;
-// - a mild workspace (×1.2) and recency prior (the gate's half-life, 60 days, toward 0.9): ties go to the
-//   nearby and the recent, but an old, strongly matched conversation still wins;
-// - admission: the best candidate must be strong, or stand out from the next ones — when many
-//   conversations match about equally, the message is in everyday words (new work), not a reference.
-//   Others are listed only when close to the best, which keeps precision high.
-import { clauseInfos, gatherEvidence } from './evidence.js';
-import {
-  baseScore,
-  DEFAULT_PARAMS,
-  evidenceOf,
-  recency,
-  round2,
-  selectDefault,
-  termWeight,
-  type DefaultParams,
-  type Scored,
-} from './default-score.js';
-import { ageDays, byScoreThenRecent, sameWorkspace, type Strategy, type StrategyContext } from './strategy.js';
+// Ranking is the relevance model of relevance.ts (BM25 over the best message and the whole
+// conversation, soft matches for words the history does not use), times two priors a person would
+// apply themselves: the same workspace (repository) is likelier to be meant, and so is recent work.
+// A message that points back ("again", "like last time", "that … thing") leans on both priors more,
+// and one that names a time ("in June", "last week") favours conversations active then (cues.ts).
+//
+// Most first messages are about new work, and the right answer is then to suggest nothing. BM25 is a
+// ranking function, not a relevance test, so the gate reads something else: coverage, the share of
+// the message's information (Σ idf of its words, where a word the history never uses counts fully)
+// that a conversation accounts for. A message that refers to earlier work shares most of what it is
+// about with that work; new work in familiar words shares a few familiar words with many
+// conversations and its own new words with none. The bar is one share of the message, not a score,
+// so it means the same in a history of 100 conversations or 50,000; it moves with the sensitivity,
+// and a message that points back needs less of it (it says little besides "that one").
+import type { Sensitivity, Signal } from '../../shared/api.js';
+import type { ConversationMetaRow } from '../store/search.js';
+import { activeIn, readCues, type Cues } from './cues.js';
+import { queryTerms, scoreConversations, type Scored } from './relevance.js';
+import { ageDays, byScoreThenRecent, sameWorkspace, type Ranked, type Strategy, type StrategyContext } from './strategy.js';
+
+export interface DefaultParams {
+  /** Coverage admitted on its own, per sensitivity. */
+  coverage: Readonly<Record<Sensitivity, number>>;
+  /** Less coverage (this much less) is admitted when the conversation also stands out … */
+  partial: number;
+  /** … scoring at least this many times the conversation at rank `background`. */
+  standout: number;
+  background: number;
+  /** How much less coverage a message that points back needs. */
+  backReferenceRelief: number;
+  /** Admission looks at this many of the best-ranked conversations. */
+  pool: number;
+  /** Others are listed only when they score at least this share of the first listed. */
+  relativeCutoff: number;
+  workspaceBoost: number;
+  backReferenceWorkspaceBoost: number;
+  /** Recency: floor + (1 − floor) · 2^(−age / half-life); the gate's half-life (60 days unless pinned). */
+  recencyFloor: number;
+  /** A message that points back: recent work counts for more (half the half-life, a lower floor). */
+  backReferenceFloor: number;
+  /** A conversation active in the period the message names. */
+  periodBoost: number;
+  /** Ranked candidates the priors are applied to (the rest cannot reach the top). */
+  candidates: number;
+}
+
+// Each constant is a round value with a reading a person can check, not a fit: two thirds of the
+// message's information on its own (more when focused, less when broad), or half of it when the
+// conversation also scores 2.5 times what the tenth-best does (it is not one of many partial
+// matches); a message that points back needs 15 points less; a match in the same workspace counts a
+// fifth more; old work keeps 80 % of its score; a stated period or a back-reference counts half
+// again. docs/recall-quality.md shows both labeled histories on a plateau around them.
+export const DEFAULT_PARAMS: DefaultParams = {
+  coverage: { focused: 0.75, balanced: 0.65, broad: 0.55 },
+  partial: 0.15,
+  standout: 2.5,
+  background: 10,
+  backReferenceRelief: 0.15,
+  pool: 5,
+  relativeCutoff: 0.75,
+  workspaceBoost: 1.2,
+  backReferenceWorkspaceBoost: 1.5,
+  recencyFloor: 0.8,
+  backReferenceFloor: 0.5,
+  periodBoost: 1.5,
+  candidates: 200,
+};
+
+export interface Prior {
+  factor: number;
+  /** Each prior's own factor (1 when it does not apply). */
+  workspace: number;
+  period: number;
+  recency: number;
+  age: number | null;
+}
+
+/** The priors for one conversation. */
+export function priorOf(row: Pick<ConversationMetaRow, 'workspace' | 'created_at' | 'updated_at'>, ctx: { workspace: string | null; now: number; halfLifeDays: number }, cues: Cues, p: DefaultParams): Prior {
+  const back = cues.backReference;
+  const workspace = sameWorkspace(row.workspace, ctx.workspace);
+  const age = ageDays(row.updated_at, ctx.now);
+  const floor = back ? p.backReferenceFloor : p.recencyFloor;
+  const halfLife = back ? ctx.halfLifeDays / 2 : ctx.halfLifeDays;
+  const recency = age === null ? floor : floor + (1 - floor) * Math.pow(0.5, age / halfLife);
+  const inPeriod = cues.period !== null && activeIn(cues.period, row.created_at, row.updated_at);
+  const ws = workspace ? (back ? p.backReferenceWorkspaceBoost : p.workspaceBoost) : 1;
+  const period = inPeriod ? p.periodBoost : 1;
+  return { factor: recency * ws * period, workspace: ws, period, recency, age };
+}
+
+export interface Candidate extends Scored {
+  final: number;
+  prior: Prior;
+  updatedAt: number | null;
+}
+
+/** The least coverage admitted for this message. */
+export function coverageBar(sensitivity: Sensitivity, cues: Cues, p: DefaultParams): number {
+  return p.coverage[sensitivity] - (cues.backReference ? p.backReferenceRelief : 0);
+}
+
+/** Which of the ranked candidates (best first) to list, and why, in a person's words. */
+export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar: number, p: DefaultParams, maxHits: number): { kept: T[]; reason: string; detail: string } {
+  const pool = sorted.slice(0, p.pool);
+  const floor = sorted[p.background - 1]?.final ?? 0;
+  const admitted = pool.filter((c) => c.coverage >= bar || (c.coverage >= bar - p.partial && c.final >= p.standout * floor));
+  const bestCoverage = Math.max(0, ...pool.map((c) => c.coverage));
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  if (!admitted.length) {
+    const reason = sorted.length
+      ? 'Nothing suggested: no earlier conversation covers enough of this message.'
+      : 'Nothing suggested: no earlier conversation shares its words.';
+    return { kept: [], reason, detail: `best coverage ${pct(bestCoverage)} of the message; ${pct(bar)} needed` };
+  }
+  const first = admitted[0]!.final;
+  const kept = admitted.filter((c) => c.final >= first * p.relativeCutoff).slice(0, maxHits);
+  const reason = kept.length === 1 ? 'One earlier conversation covers most of this message.' : `${kept.length} earlier conversations cover most of this message.`;
+  return { kept, reason, detail: `coverage ${kept.map((c) => pct(c.coverage)).join(', ')}; ${pct(bar)} needed` };
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function ageText(age: number | null): string {
+  if (age === null) return 'date unknown';
+  const d = Math.floor(age);
+  return d === 0 ? 'today' : d === 1 ? 'yesterday' : `${d} days ago`;
+}
+
+/** Signals whose points add up to the score: the words, their stand-ins, then each prior's effect. */
+export function signalsOf(c: Candidate, cues: Cues): Signal[] {
+  const exact = c.matches.filter((m) => m.similarity === 1);
+  const soft = c.matches.filter((m) => m.similarity < 1);
+  const mass = c.matches.reduce((s, m) => s + m.weight, 0) || 1;
+  const softShare = soft.reduce((s, m) => s + m.weight, 0) / mass;
+  const signals: Signal[] = [];
+  if (exact.length) {
+    const words = exact.map((m) => `${m.term}${m.field === 'messages' ? '' : ` (${m.field})`}`).join(', ');
+    signals.push({ name: 'terms', points: round2(c.score * (1 - softShare)), detail: words });
+  }
+  if (soft.length) signals.push({ name: 'similar', points: round2(c.score * softShare), detail: soft.map((m) => `${m.via} ≈ ${m.term}`).join(', ') });
+  let running = c.score;
+  const step = (name: string, factor: number, detail: string) => {
+    const next = running * factor;
+    signals.push({ name, points: round2(next - running), detail });
+    running = next;
+  };
+  if (c.prior.workspace !== 1) step('workspace', c.prior.workspace, 'same workspace');
+  if (c.prior.period !== 1 && cues.period) step('time', c.prior.period, `active ${cues.period.label}`);
+  step('recency', c.prior.recency, ageText(c.prior.age));
+  return signals;
+}
 
 export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strategy {
   return {
     name: 'default',
     suggest(ctx: StrategyContext) {
-      const k = p.dfScale * ctx.gate.dfCeiling;
-      const infos = clauseInfos(ctx.search, ctx.clauses).filter((i) => termWeight(i.df, k) > 0);
-      const salientTerms = infos.filter((i) => i.df <= ctx.gate.dfCeiling).map((i) => i.key);
-      if (!infos.length) {
-        return { ranked: [], reason: `no distinctive term (each is absent or in ${Math.ceil(k)}+ conversations)`, salientTerms };
-      }
-      const weights = new Map(infos.map((i) => [i.key, termWeight(i.df, k)]));
-      const limit = Math.max(...infos.map((i) => i.df));
-      const ev = gatherEvidence(ctx.search, infos, ctx.bounds, { entryLevel: true, limit });
-      const meta = ctx.search.conversations([...ev.keys()]);
-      const scored: Scored[] = [];
-      for (const [id, fields] of ev) {
-        const row = meta.get(id);
+      const cues = readCues(ctx.text, ctx.now);
+      const terms = queryTerms(ctx.search, ctx.clauses, cues);
+      const salientTerms = terms.filter((t) => t.df >= 1 && !t.common).map((t) => t.key);
+      const scored = scoreConversations(ctx.search, terms, ctx.bounds)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, p.candidates);
+      const meta = ctx.search.conversations(scored.map((s) => s.id));
+      const candidates: Candidate[] = [];
+      for (const s of scored) {
+        const row = meta.get(s.id);
         if (!row) continue;
-        const e = evidenceOf(fields, weights, p);
-        if (!e.matched.length) continue;
-        const ws = sameWorkspace(row.workspace, ctx.workspace);
-        const age = ageDays(row.updated_at, ctx.now);
-        const rec = recency(age, ctx.gate.halfLifeDays, p);
-        const signals = [
-          { name: 'terms', points: round2(e.conversation), detail: e.matched.join(', ') },
-          { name: 'together', points: round2(p.togetherWeight * e.together), detail: 'said together in one message or the title' },
-        ];
-        if (ws) signals.push({ name: 'workspace', points: p.workspaceBoost, detail: '×' });
-        signals.push({ name: 'recency', points: round2(rec), detail: `× (${age === null ? 'unknown age' : `${Math.floor(age)}d`})` });
-        const score = round2(baseScore(e, p) * (ws ? p.workspaceBoost : 1) * rec);
-        scored.push({ id, score, signals, updatedAt: row.updated_at });
+        const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays }, cues, p);
+        candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
       }
-      scored.sort(byScoreThenRecent);
-      const { kept, why } = selectDefault(scored, p, ctx.gate.maxHits);
-      const reason = kept.length ? `${kept.length} conversation(s): ${why}` : why;
-      return { ranked: kept, reason, salientTerms, meta };
+      candidates.sort((a, b) => b.final - a.final || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id);
+      const { kept, reason, detail } = selectSuggestions(candidates, coverageBar(ctx.sensitivity, cues, p), p, ctx.gate.maxHits);
+      const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues), updatedAt: c.updatedAt }));
+      ranked.sort(byScoreThenRecent);
+      return { ranked, reason, detail, salientTerms, meta };
     },
   };
 }

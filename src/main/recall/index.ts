@@ -130,7 +130,7 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     const strategy = strategies[strategyName];
     if (!clauses.length) return { ...base, suggestions: [], block: '', reason: 'no terms left after stop words', salientTerms: [] };
     const within = confined ? confineSearch(search, { workspace: bounds.workspace, includeSubagents: true }) : search;
-    const outcome = strategy.suggest({ clauses, workspace: params.workspace ?? null, bounds, now, gate, search: within });
+    const outcome = strategy.suggest({ text: params.text, clauses, sensitivity, workspace: params.workspace ?? null, bounds, now, gate, search: within });
     const meta = outcome.meta ?? search.conversations(outcome.ranked.map((r) => r.id));
     const ranked = outcome.ranked.flatMap((r) => {
       const row = meta.get(r.id);
@@ -139,7 +139,14 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     const { block, included } = renderPointerBlock(ranked, gate.tokenBudget);
     let reason = outcome.reason;
     if (included.length < ranked.length) reason += `; ${ranked.length - included.length} left out to stay within ${gate.tokenBudget} tokens`;
-    return { ...base, suggestions: included, block, reason, ...(outcome.salientTerms ? { salientTerms: outcome.salientTerms } : {}) };
+    return {
+      ...base,
+      suggestions: included,
+      block,
+      reason,
+      ...(outcome.detail ? { detail: outcome.detail } : {}),
+      ...(outcome.salientTerms ? { salientTerms: outcome.salientTerms } : {}),
+    };
   }
 
   /** The injected block for a message within a token budget: profile, then pointers, then extras. */

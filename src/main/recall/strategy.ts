@@ -1,5 +1,5 @@
 // The one interface every suggestion strategy implements, so they can be measured side by side.
-import type { Signal, StrategyName } from '../../shared/api.js';
+import type { Sensitivity, Signal, StrategyName } from '../../shared/api.js';
 import type { Bounds, ConversationMetaRow, Search } from '../store/search.js';
 import type { Gate } from './presets.js';
 import type { Clause } from './terms.js';
@@ -12,8 +12,11 @@ export interface Ranked {
 }
 
 export interface StrategyContext {
+  /** The message as written (cues such as "again" or "in June" are read from it). */
+  text: string;
   /** The message, parsed into stop-word-filtered clauses. */
   clauses: Clause[];
+  sensitivity: Sensitivity;
   /** The caller's workspace (for same-workspace signals), whatever the scope. */
   workspace: string | null;
   /** SQL bounds: scope, the caller's own and already listed conversations, sub-agents. */
@@ -25,8 +28,10 @@ export interface StrategyContext {
 
 export interface StrategyOutcome {
   ranked: Ranked[];
-  /** Why nothing (or what) was suggested, for people and logs. */
+  /** Why nothing (or what) was suggested, in a person's words. */
   reason: string;
+  /** The numbers behind the reason, for a detail line. */
+  detail?: string;
   /** The terms the strategy treated as distinctive, when it has that notion. */
   salientTerms?: string[];
   /** Conversation rows the strategy already read (saves a query when rendering). */

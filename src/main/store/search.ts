@@ -40,7 +40,7 @@ function boundParams(b: Bounds = {}): BoundParams {
 /** What scoring needs of a conversation row (read.ts declares the row). */
 export type ConversationMetaRow = Pick<
   ConversationRow,
-  'id' | 'source' | 'session_id' | 'path' | 'workspace' | 'title' | 'summary' | 'created_at' | 'updated_at' | 'is_subagent'
+  'id' | 'source' | 'session_id' | 'path' | 'workspace' | 'title' | 'summary' | 'created_at' | 'updated_at' | 'is_subagent' | 'entry_count'
 >;
 
 /** One term's MATCH strings for `fieldMasks`: which source proves which field. */
@@ -73,6 +73,20 @@ export interface ProbeRow {
   rank: number;
   /** How many of its entries match. */
   hits: number;
+}
+
+/** One entry matching a single term, with that term's bm25 for the entry (lower is better). */
+export interface TermEntryRow {
+  entryId: number;
+  conversationId: number;
+  rank: number;
+}
+
+export interface CorpusStats {
+  /** Conversations in the index (the N of document frequencies). */
+  conversations: number;
+  /** Mean entries per conversation (the length BM25 normalizes by). */
+  avgEntries: number;
 }
 
 export interface EntryHitRow {
@@ -132,6 +146,9 @@ export function createSearch(db: Db) {
       `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
        WHERE conversation_terms MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
+    presenceAmong: db.prepare<{ match: string; ids: string }, { id: number }>(
+      `SELECT rowid AS id FROM conversation_terms WHERE conversation_terms MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))`,
+    ),
     presenceRecent: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
       `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
        WHERE conversation_terms MATCH @match AND ${BOUNDS_SQL} ORDER BY c.updated_at DESC, c.id DESC LIMIT @limit`,
@@ -153,8 +170,18 @@ export function createSearch(db: Db) {
        FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
        WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
+    // One term's matching entries, best first. bm25 here is that term's own: tf and entry length.
+    termEntries: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(
+      `SELECT e.id AS entryId, e.conversation_id AS conversationId, bm25(entries_fts) AS rank
+       FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
+       WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} ORDER BY rank LIMIT @limit`,
+    ),
+    entryTexts: db.prepare<[string], { id: number; seq: number; text: string }>(
+      'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
+    ),
+    corpus: db.prepare<[], { n: number; avg: number | null }>('SELECT count(*) AS n, avg(entry_count) AS avg FROM conversations'),
     meta: db.prepare<[string], ConversationMetaRow>(
-      `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.created_at, c.updated_at, c.is_subagent
+      `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.created_at, c.updated_at, c.is_subagent, c.entry_count
        FROM conversations c WHERE c.id IN (SELECT value FROM json_each(?))`,
     ),
     idRange: db.prepare<[number], { lo: number | null; hi: number | null }>(
@@ -192,13 +219,18 @@ export function createSearch(db: Db) {
   // the index changes: another connection commits (data_version) or this one writes (total_changes).
   const dfCache = new Map<string, number>();
   let dfVersion = '';
-  const cachedDf = (key: string, read: () => number): number => {
+  let stats: CorpusStats | null = null;
+  const fresh = (): void => {
     const v = s.dataVersion.get()!;
     const version = `${v.data_version}:${v.changes}`;
     if (version !== dfVersion) {
       dfCache.clear();
+      stats = null;
       dfVersion = version;
     }
+  };
+  const cachedDf = (key: string, read: () => number): number => {
+    fresh();
     let df = dfCache.get(key);
     if (df === undefined) {
       if (dfCache.size > 50_000) dfCache.clear();
@@ -253,6 +285,21 @@ export function createSearch(db: Db) {
     totalConversations: (): number => s.total.get()!.n,
     /** Conversations within bounds (the N a caller limited to them may know). */
     conversationsIn: (bounds: Bounds): number => s.totalIn.get(boundParams(bounds))!.n,
+    /** N and the mean conversation length, cached until the index changes. */
+    corpusStats: (): CorpusStats => {
+      fresh();
+      if (!stats) {
+        const r = s.corpus.get()!;
+        stats = { conversations: r.n, avgEntries: r.avg ?? 0 };
+      }
+      return stats;
+    },
+    /** Entries by row id: their number within the conversation and their text. */
+    entryTexts: (ids: readonly number[]): Map<number, { seq: number; text: string }> =>
+      new Map(ids.length ? s.entryTexts.all(JSON.stringify(ids)).map((r) => [r.id, { seq: r.seq, text: r.text }]) : []),
+    /** Entries matching one term (a clause's MATCH) within bounds, best bm25 first. */
+    termEntries: (match: string, bounds: Bounds, limit: number): TermEntryRow[] =>
+      s.termEntries.all({ ...boundParams(bounds), match, limit }),
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
     termDf: (stem: string): number => cachedDf(`t:${stem}`, () => s.vocab.get(stem)?.doc ?? 0),
     /** Conversations matching a detail=none MATCH (phrases flattened, prefixes): df of a non-plain clause. */
@@ -260,6 +307,9 @@ export function createSearch(db: Db) {
     /** Conversations whose whole text (title, summary, transcript) matches; unranked. */
     presence: (match: string, bounds: Bounds, limit: number): number[] =>
       s.presence.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
+    /** Which of these conversations contain the term (conversation_terms, detail=none: cheap even for common words). */
+    presenceAmong: (match: string, ids: readonly number[]): Set<number> =>
+      new Set(ids.length ? s.presenceAmong.all({ match, ids: JSON.stringify(ids) }).map((r) => r.id) : []),
     /** Like presence, most recently active first (sorts the whole match set: for common-only queries). */
     presenceRecent: (match: string, bounds: Bounds, limit: number): number[] =>
       s.presenceRecent.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),

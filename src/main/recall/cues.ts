@@ -1,0 +1,94 @@
+// What a message says about WHEN and WHETHER it points back, apart from what it is about.
+//
+// People point back at earlier work in a handful of English turns of phrase ("again", "like last
+// time", "the same way as", "that … thing", "as we discussed") and place it in time ("in June",
+// "last week"). These are properties of the language, not of anyone's corpus, so a short list is the
+// right tool here (unlike topic words, whose weight always comes from the person's own history). The
+// stop-word list already keeps these words out of the terms; this module reads them as cues instead:
+// - a back-reference makes the recent work of this workspace more likely to be the one meant;
+// - a time reference makes conversations active in that period more likely.
+
+const DAY_MS = 86_400_000;
+
+export interface Cues {
+  /** The message refers to earlier work ("again", "like last time", "same … as"). */
+  backReference: boolean;
+  /** The period the message names, [start, end) in ms, when it names one. */
+  period: { start: number; end: number; label: string } | null;
+  /** Words that only placed the message in time ("june", "yesterday"): not topic terms. */
+  timeWords: string[];
+}
+
+const BACK_REFERENCE: readonly RegExp[] = [
+  /\bagain\b/,
+  /\b(last|previous|earlier) (time|one|attempt|run|round)\b/,
+  /\blike (before|we did|last time|earlier)\b/,
+  /\bas (before|we did|we discussed|discussed|agreed|last time)\b/,
+  /\bsame (way|as|thing|template|fix|approach|steps|issue|problem|setup|procedure|trick)\b/,
+  /\b(we|you) (did|fixed|solved|wrote|built|had|used|tried) (it|that|this|the same)\b/,
+  /\bremember\b/,
+  /\b(that|those) [^.?!,;]{0,30}\b(thing|things|issue|problem|bug|stuff|one)\b/,
+  /\bthe [^.?!,;]{0,30}\b(thing|stuff)\b/,
+  /\b(is|are|it's|its|was) back\b/,
+];
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const SHORT_MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+function monthPeriod(month: number, now: number, label: string): Cues['period'] {
+  const d = new Date(now);
+  // The most recent such month that has begun: "in June" said in March means last June.
+  const year = month > d.getUTCMonth() ? d.getUTCFullYear() - 1 : d.getUTCFullYear();
+  return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1), label };
+}
+
+function startOfWeek(now: number): number {
+  const d = new Date(now);
+  const day = (d.getUTCDay() + 6) % 7; // Monday = 0
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() - day);
+}
+
+/**
+ * Time references, most specific first. A month name counts only after a preposition that places
+ * something in time ("in may", "since june", "back in march"), or alone when the name is not also an
+ * everyday word ("may", "march" are verbs too).
+ */
+function periodOf(text: string, now: number): { period: Cues['period']; words: string[] } {
+  const names = MONTHS.join('|');
+  const placed = text.match(new RegExp(`\\b(?:in|from|since|during|back in|of|early|mid|late|around)\\s+(${names})\\b`));
+  const bare = placed ?? text.match(new RegExp(`\\b(${MONTHS.filter((m) => m !== 'may' && m !== 'march').join('|')})\\b`));
+  if (bare) {
+    const month = MONTHS.indexOf(bare[1]!);
+    return { period: monthPeriod(month, now, bare[1]!), words: [bare[1]!, SHORT_MONTHS[month]!] };
+  }
+  const d = new Date(now);
+  const today = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  if (/\byesterday\b/.test(text)) return { period: { start: today - DAY_MS, end: today, label: 'yesterday' }, words: ['yesterday'] };
+  if (/\blast week\b/.test(text)) {
+    const monday = startOfWeek(now);
+    return { period: { start: monday - 7 * DAY_MS, end: monday, label: 'last week' }, words: ['week'] };
+  }
+  if (/\b(this|earlier this) week\b/.test(text)) return { period: { start: startOfWeek(now), end: now + 1, label: 'this week' }, words: ['week'] };
+  if (/\blast month\b/.test(text)) {
+    return { period: { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), label: 'last month' }, words: ['month'] };
+  }
+  if (/\b(this month|(start|beginning) of (this|the) month)\b/.test(text)) {
+    return { period: { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: now + 1, label: 'this month' }, words: ['month', 'start', 'beginning'] };
+  }
+  return { period: null, words: [] };
+}
+
+export function readCues(message: string, now: number): Cues {
+  const text = message.toLowerCase().replace(/\s+/g, ' ');
+  const backReference = BACK_REFERENCE.some((re) => re.test(text));
+  const { period, words } = periodOf(text, now);
+  return { backReference, period, timeWords: words };
+}
+
+/** Whether a conversation's active span [created, updated] overlaps the period. */
+export function activeIn(period: { start: number; end: number }, createdAt: number | null, updatedAt: number | null): boolean {
+  const from = createdAt ?? updatedAt;
+  const to = updatedAt ?? createdAt;
+  if (from === null || to === null) return false;
+  return to >= period.start && from < period.end;
+}

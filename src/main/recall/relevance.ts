@@ -1,0 +1,259 @@
+// The relevance model behind `recall_conversations`/`search` and the default suggestion strategy:
+// how well each past conversation matches a person's or a model's sentence, with the evidence.
+//
+// It is BM25 (Robertson & Zaragoza's probabilistic relevance model, with its textbook constants) at
+// two grains, summed:
+// - the best single message: a conversation is about many things, and the message that discusses
+//   the sentence's subject is where its words come together (Σ over terms of FTS5's bm25 for that
+//   term in that message);
+// - the whole conversation as one document with fields (BM25F): a term in the title counts as
+//   three matching messages, in the summary as one and a half, saturating with the number of
+//   matching messages and normalized by the conversation's length.
+// Every term weighs its inverse document frequency over conversations, so the rare words of a
+// sentence decide and its everyday words barely move it: a conversation holding all of a sentence's
+// common words cannot outrank one sharing its rare ones. Words the person's history does not use get
+// soft matches through semantic.ts, weighted by similarity².
+//
+// Coverage is the share of the message's information (Σ idf of its terms; a word absent from the
+// history counts fully) that a conversation accounts for: what the suggestion gate reads.
+import type { Bounds, Search } from '../store/search.js';
+import type { Cues } from './cues.js';
+import { alternatesFor, type Alternate } from './semantic.js';
+import { clauseKey, clauseMatch, isIdentifierLike, matchAll, type Clause } from './terms.js';
+
+// A message is scored by FTS5's own bm25 (k1 1.2, b 0.75, the textbook values).
+export const K1 = 1.2;
+/** Length normalization for a whole conversation: much less than a message's 0.75: its length is mostly how long the session ran and how
+ *  verbose the agent was, not how many subjects it covers. */
+export const B_CONVERSATION = 0.3;
+/** The best message counts half as much as the whole conversation. */
+export const MESSAGE_WEIGHT = 0.5;
+/** A title match counts as this many matching messages, a summary match as SUMMARY_TF. */
+export const TITLE_TF = 3;
+export const SUMMARY_TF = 1.5;
+/** Terms in more than this share of conversations find no candidates (their idf is below ln 10.5):
+ *  they are looked up only in the conversations the others found. */
+export const COMMON_SHARE = 0.1;
+const COMMON_MIN_N = 200;
+/** Most matching entries read per term (best bm25 first). */
+export const ENTRY_LIMIT = 5_000;
+/** Most conversations read per term in the title and summary fields. */
+const FIELD_LIMIT = 2_000;
+
+/** BM25's idf in the form that stays positive for a term in most documents (Lucene's). */
+export function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** BM25 term-frequency saturation with length normalization. */
+export function saturate(tf: number, length: number, avgLength: number, b: number): number {
+  const norm = avgLength > 0 ? length / avgLength : 1;
+  return (tf * (K1 + 1)) / (tf + K1 * (1 - b + b * norm));
+}
+
+export interface Matcher {
+  clause: Clause;
+  /** The word as matched (the term itself, or its stand-in). */
+  key: string;
+  /** 1 for the term itself; the similarity for a soft match. */
+  similarity: number;
+  df: number;
+}
+
+export interface QueryTerm {
+  key: string;
+  clause: Clause;
+  df: number;
+  /** idf: this term's share of the message's information. */
+  weight: number;
+  identifier: boolean;
+  /** In more than COMMON_SHARE of conversations: scored only where other terms found candidates. */
+  common: boolean;
+  /** The term itself first, then its soft matches. */
+  matchers: Matcher[];
+}
+
+export interface TermMatch {
+  term: string;
+  /** What matched: the term itself, or a word standing in for it. */
+  via: string;
+  similarity: number;
+  field: 'title' | 'summary' | 'messages';
+  /** similarity² × idf of what matched, at most the term's own weight. */
+  weight: number;
+}
+
+export interface Scored {
+  id: number;
+  /** BM25 of the best message plus BM25F of the conversation. */
+  score: number;
+  bestMessage: number;
+  conversation: number;
+  /** Share of the message's information matched, 0–1. */
+  coverage: number;
+  matches: TermMatch[];
+  /** The best-matching entry (its row id), when a message matched. */
+  bestEntry: number | null;
+  /** Every query term occurs in it (as itself). */
+  allTerms: boolean;
+}
+
+/** Parses nothing: turns clauses into weighted terms with their soft matches. */
+export function queryTerms(search: Search, clauses: readonly Clause[], cues?: Pick<Cues, 'timeWords'>): QueryTerm[] {
+  const n = search.corpusStats().conversations;
+  const drop = new Set(cues?.timeWords ?? []);
+  const out: QueryTerm[] = [];
+  const seenStems = new Set<string>();
+  for (const clause of clauses) {
+    if (clause.tokens.length === 1 && !clause.quoted && drop.has(clause.tokens[0]!)) continue;
+    let df: number;
+    const plain = clause.tokens.length === 1 && !clause.prefix;
+    const stems = plain ? search.stem(clause.tokens)[0]! : [];
+    if (plain && stems.length === 1) {
+      // payout and payouts are one term.
+      if (seenStems.has(stems[0]!)) continue;
+      seenStems.add(stems[0]!);
+      df = search.termDf(stems[0]!);
+    } else df = search.matchDf(clauseMatch(clause, 'none'));
+    const key = clauseKey(clause);
+    const alternates: Alternate[] = alternatesFor(search, clause, df, n >= COMMON_MIN_N ? COMMON_SHARE * n : n);
+    out.push({
+      key,
+      clause,
+      df,
+      weight: idf(df, n),
+      identifier: isIdentifierLike(clause),
+      common: n >= COMMON_MIN_N && df > COMMON_SHARE * n,
+      matchers: [{ clause, key, similarity: 1, df }, ...alternates.map((a) => ({ clause: a.clause, key: a.key, similarity: a.similarity, df: a.df }))],
+    });
+  }
+  return out;
+}
+
+interface TermEvidence {
+  /** Best conversation-level contribution and what gave it. */
+  best: number;
+  match: TermMatch | null;
+}
+
+interface Acc {
+  terms: (TermEvidence | undefined)[];
+  /** entry id → per-term best message contribution */
+  entries: Map<number, Float64Array>;
+  exact: Set<number>;
+}
+
+/**
+ * Scores every conversation the terms reach within bounds. Returns them unsorted; callers apply
+ * their priors and cut.
+ */
+export function scoreConversations(search: Search, terms: readonly QueryTerm[], bounds: Bounds): Scored[] {
+  if (!terms.length) return [];
+  const { conversations: n } = search.corpusStats();
+  // Common terms find candidates only when nothing else can.
+  const finders = terms.some((t) => !t.common && t.df > 0) ? terms.filter((t) => !t.common) : terms;
+  const accs = new Map<number, Acc>();
+  const acc = (id: number): Acc => {
+    let a = accs.get(id);
+    if (!a) accs.set(id, (a = { terms: new Array(terms.length), entries: new Map(), exact: new Set() }));
+    return a;
+  };
+  // Per term and matcher: the entries (with bm25) and title/summary hits.
+  const hits = new Map<number, Map<string, { title: boolean; summary: boolean; entries: number }>>();
+  const hitOf = (id: number, key: string) => {
+    let m = hits.get(id);
+    if (!m) hits.set(id, (m = new Map()));
+    let h = m.get(key);
+    if (!h) m.set(key, (h = { title: false, summary: false, entries: 0 }));
+    return h;
+  };
+  terms.forEach((term, ti) => {
+    if (!finders.includes(term)) return;
+    for (const m of term.matchers) {
+      if (m.df === 0) continue;
+      const mk = `${ti}:${m.key}`;
+      const s2 = m.similarity * m.similarity;
+      for (const row of search.termEntries(clauseMatch(m.clause, 'full'), bounds, ENTRY_LIMIT)) {
+        const a = acc(row.conversationId);
+        let per = a.entries.get(row.entryId);
+        if (!per) a.entries.set(row.entryId, (per = new Float64Array(terms.length)));
+        per[ti] = Math.max(per[ti]!, -row.rank * s2);
+        hitOf(row.conversationId, mk).entries++;
+        if (m.similarity === 1) a.exact.add(ti);
+      }
+      for (const id of search.fieldMatches(matchAll([m.clause], { columns: ['title'] })!, bounds, FIELD_LIMIT)) {
+        acc(id);
+        hitOf(id, mk).title = true;
+        if (m.similarity === 1) accs.get(id)!.exact.add(ti);
+      }
+      for (const id of search.fieldMatches(matchAll([m.clause], { columns: ['summary'] })!, bounds, FIELD_LIMIT)) {
+        acc(id);
+        hitOf(id, mk).summary = true;
+        if (m.similarity === 1) accs.get(id)!.exact.add(ti);
+      }
+    }
+  });
+  if (!accs.size) return [];
+  // Common terms, found nowhere above, are looked up only in the candidates: as a whole-conversation
+  // match (one message's worth), which is what their small idf can still change.
+  const ids = [...accs.keys()];
+  terms.forEach((term, ti) => {
+    if (finders.includes(term)) return;
+    for (const id of search.presenceAmong(clauseMatch(term.clause, 'none'), ids)) {
+      hitOf(id, `${ti}:${term.key}`).entries = 1;
+      accs.get(id)!.exact.add(ti);
+    }
+  });
+  const lengths = search.conversations(ids);
+  const avg = search.corpusStats().avgEntries;
+  const total = terms.reduce((s, t) => s + t.weight, 0) || 1;
+  const out: Scored[] = [];
+  for (const [id, a] of accs) {
+    const length = lengths.get(id)?.entry_count ?? avg;
+    const h = hits.get(id);
+    let conversation = 0;
+    let covered = 0;
+    const matches: TermMatch[] = [];
+    terms.forEach((term, ti) => {
+      let best = 0;
+      let match: TermMatch | null = null;
+      for (const m of term.matchers) {
+        const e = h?.get(`${ti}:${m.key}`);
+        if (!e) continue;
+        const tf = (e.title ? TITLE_TF : 0) + (e.summary ? SUMMARY_TF : 0) + e.entries;
+        const s2 = m.similarity * m.similarity;
+        const value = s2 * idf(m.df, n) * saturate(tf, length, avg, B_CONVERSATION);
+        if (value > best) {
+          best = value;
+          match = { term: term.key, via: m.key, similarity: m.similarity, field: e.title ? 'title' : e.summary ? 'summary' : 'messages', weight: Math.min(term.weight, s2 * idf(m.df, n)) };
+        }
+      }
+      conversation += best;
+      if (match) {
+        covered += match.weight;
+        matches.push(match);
+      }
+    });
+    let bestMessage = 0;
+    let bestEntry: number | null = null;
+    for (const [entryId, per] of a.entries) {
+      let s = 0;
+      for (const v of per) s += v;
+      if (s > bestMessage) {
+        bestMessage = s;
+        bestEntry = entryId;
+      }
+    }
+    out.push({
+      id,
+      score: MESSAGE_WEIGHT * bestMessage + conversation,
+      bestMessage,
+      conversation,
+      coverage: covered / total,
+      matches,
+      bestEntry,
+      allTerms: a.exact.size === terms.length,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+// Meaning, not only words: soft matches for the words of a message that this person's history does
+// not use.
+//
+// When a word of the message is (almost) absent from the person's own conversations, those
+// conversations, if they were about the same thing, must have said it another way: "sluggish" where
+// they wrote "slow", "huge" where they wrote "big". For such a word the general-English prior
+// (word-neighbors.ts) proposes its nearest words, and the person's corpus decides which count: only
+// neighbours their conversations actually use. That gate is what keeps the general senses out — GloVe
+// puts "flaky" next to "buttery" and "broker" next to "brokerage", which nobody's coding history
+// contains. A word the corpus already knows is matched as itself only: expanding it too made ranking
+// worse on both labeled histories (docs/recall-quality.md).
+import type { Search } from '../store/search.js';
+import type { Clause } from './terms.js';
+import { wordNeighbors, type WordNeighbors } from './word-neighbors.js';
+
+/** A query word in at most this many conversations is "unknown here" and gets soft matches. */
+export const UNKNOWN_DF = 2;
+/** Neighbours below this similarity are related but not interchangeable (GloVe: pins≈markers 0.53). */
+export const MIN_SIMILARITY = 0.6;
+/** At most this many soft matches per word: the strongest carry the meaning, the rest add noise. */
+export const MAX_ALTERNATES = 5;
+
+export interface Alternate {
+  /** The corpus word standing in for the message's word. */
+  clause: Clause;
+  key: string;
+  similarity: number;
+  /** Conversations containing it. */
+  df: number;
+}
+
+/**
+ * Soft matches for one clause: a plain word (no phrase, prefix or quotes) in at most UNKNOWN_DF
+ * conversations, whose close neighbours this corpus contains.
+ */
+export function alternatesFor(search: Search, clause: Clause, df: number, maxDf: number, table: WordNeighbors = wordNeighbors()): Alternate[] {
+  if (df > UNKNOWN_DF || clause.quoted || clause.prefix || clause.tokens.length !== 1) return [];
+  const word = clause.tokens[0]!;
+  if (!/^[a-z]{3,}$/.test(word)) return [];
+  const [own] = search.stem([word]);
+  const out: Alternate[] = [];
+  const seen = new Set(own ?? []);
+  for (const n of table.of(word)) {
+    if (n.similarity < MIN_SIMILARITY || out.length >= MAX_ALTERNATES) break;
+    if (seen.has(n.stem)) continue;
+    seen.add(n.stem);
+    // Stemmed through the search itself (not the table's stem) so that a search confined to a
+    // token's workspaces counts the word within them.
+    const stem = search.stem([n.word])[0]?.[0] ?? n.stem;
+    const altDf = search.termDf(stem);
+    // Present, and not everyday vocabulary here (a stand-in in most conversations proves nothing).
+    if (altDf < 1 || altDf > maxDf) continue;
+    out.push({ clause: { tokens: [n.word], prefix: false, quoted: false, source: n.word }, key: n.word, similarity: n.similarity, df: altDf });
+  }
+  return out;
+}
