@@ -15,10 +15,14 @@ import { wordNeighbors, type WordNeighbors } from './word-neighbors.js';
 
 /** A query word in at most this many conversations is "unknown here" and gets soft matches. */
 export const UNKNOWN_DF = 2;
-/** Neighbours below this similarity are related but not interchangeable (GloVe: pins≈markers 0.53). */
-export const MIN_SIMILARITY = 0.6;
+/** Neighbours below this similarity are related but not interchangeable: GloVe puts pins≈markers at
+ *  0.53 but also catalog≈store at 0.63 and bottom≈table at 0.65. */
+export const MIN_SIMILARITY = 0.65;
 /** At most this many soft matches per word: the strongest carry the meaning, the rest add noise. */
 export const MAX_ALTERNATES = 5;
+/** The thousand most frequent English words ("continue", "site", "keep") are too general to stand
+ *  for a subject: their neighbours are other everyday words, matching everything a little. */
+export const GENERAL_RANK = 1000;
 
 export interface Alternate {
   /** The corpus word standing in for the message's word. */
@@ -36,7 +40,7 @@ export interface Alternate {
 export function alternatesFor(search: Search, clause: Clause, df: number, maxDf: number, table: WordNeighbors = wordNeighbors()): Alternate[] {
   if (df > UNKNOWN_DF || clause.quoted || clause.prefix || clause.tokens.length !== 1) return [];
   const word = clause.tokens[0]!;
-  if (!/^[a-z]{3,}$/.test(word)) return [];
+  if (!/^[a-z]{3,}$/.test(word) || (table.rank(word) ?? Infinity) < GENERAL_RANK) return [];
   const [own] = search.stem([word]);
   const out: Alternate[] = [];
   const seen = new Set(own ?? []);

@@ -17,6 +17,8 @@ export interface Neighbor {
 export interface WordNeighbors {
   /** Nearest words first; empty for a word the table does not know. */
   of(word: string): Neighbor[];
+  /** The word's frequency rank in English (0 = most frequent), or null when the table lacks it. */
+  rank(word: string): number | null;
 }
 
 interface Table {
@@ -64,6 +66,7 @@ function fromTable(t: Table): WordNeighbors {
       }
       return out;
     },
+    rank: (word) => t.index.get(word) ?? null,
   };
 }
 
@@ -82,7 +85,7 @@ export function wordNeighbors(file: string = DEFAULT_TABLE()): WordNeighbors {
   try {
     table = fromTable(parseTable(fs.readFileSync(file)));
   } catch {
-    table = { of: () => [] };
+    table = { of: () => [], rank: () => null };
   }
   if (file === DEFAULT_TABLE()) shared = table;
   return table;
