@@ -1,53 +1,93 @@
 // Throughline's default strategy: its pure parts by value, and its behaviour on an index.
 import { describe, expect, it } from 'vitest';
-import { baseScore, DEFAULT_PARAMS, evidenceOf, recency, selectDefault, termWeight } from '../../src/main/recall/default-score.js';
-import type { FieldMatch } from '../../src/main/recall/evidence.js';
+import { coverageBar, DEFAULT_PARAMS, priorOf, selectSuggestions, signalsOf, type Candidate } from '../../src/main/recall/default.js';
+import { readCues } from '../../src/main/recall/cues.js';
 import { createRecall } from '../../src/main/recall/index.js';
-import { buildIndex, filler, NOW } from './helpers.js';
+import { buildIndex, DAY, filler, NOW } from './helpers.js';
 
-const fm = (over: Partial<FieldMatch>): FieldMatch => ({ title: false, summary: false, transcript: true, entryHits: 1, entries: [], ...over });
 const p = DEFAULT_PARAMS;
+const plain = readCues('add retries to the payout client', NOW);
+const back = readCues('the flaky payout test is failing again', NOW);
+
+function cand(id: number, final: number, coverage: number): Candidate {
+  return {
+    id,
+    final,
+    score: final,
+    coverage,
+    bestMessage: 0,
+    conversation: final,
+    matches: [],
+    bestEntry: null,
+    allTerms: false,
+    updatedAt: 0,
+    prior: { factor: 1, workspace: 1, period: 1, recency: 1, age: 0 },
+  };
+}
 
 describe('default scoring', () => {
-  it('term weight is ln(K / df) below K, zero from K on', () => {
-    expect(termWeight(1, 75)).toBeCloseTo(Math.log(75), 12);
-    expect(termWeight(25, 75)).toBeCloseTo(Math.log(3), 12);
-    expect(termWeight(75, 75)).toBe(0);
-    expect(termWeight(0, 75)).toBe(0);
+  it('the coverage bar moves with the sensitivity and drops for a message that points back', () => {
+    expect(coverageBar('balanced', plain, p)).toBe(0.65);
+    expect(coverageBar('focused', plain, p)).toBe(0.75);
+    expect(coverageBar('broad', plain, p)).toBe(0.55);
+    expect(coverageBar('balanced', back, p)).toBeCloseTo(0.5, 12);
   });
 
-  it('evidence: field weights, and the most weight said together (one message or the title)', () => {
-    const weights = new Map([['a', 4], ['b', 2], ['c', 1]]);
-    const fields = new Map([
-      ['a', fm({ title: true, entries: [1, 2] })],
-      ['b', fm({ summary: true, entries: [2] })],
-      ['c', fm({ entries: [3] })],
-      ['zero', fm({ entries: [2] })],
-    ]);
-    const e = evidenceOf(fields, weights, p);
-    expect(e.conversation).toBeCloseTo(4 * 1.5 + 2 * 1.25 + 1, 12);
-    expect(e.together).toBe(6); // entry 2 holds a and b
-    expect(e.matched).toEqual(['a (title)', 'b (summary)', 'c']);
-    expect(baseScore(e, p)).toBeCloseTo(9.5 + 3, 12);
+  it('admits what covers enough of the message, or half of it while standing out from the tenth', () => {
+    const background = Array.from({ length: 10 }, (_, i) => cand(100 + i, 4, 0.2));
+    // 0.7 ≥ 0.65 on its own.
+    expect(selectSuggestions([cand(1, 10, 0.7), ...background], 0.65, p, 3).kept.map((c) => c.id)).toEqual([1]);
+    // 0.55 is partial (≥ 0.5): admitted at 2.5 × the tenth's score (4), not below it.
+    expect(selectSuggestions([cand(1, 10, 0.55), ...background], 0.65, p, 3).kept.map((c) => c.id)).toEqual([1]);
+    expect(selectSuggestions([cand(1, 9.9, 0.55), ...background], 0.65, p, 3).kept).toEqual([]);
+    // Under half: never, however far ahead.
+    const none = selectSuggestions([cand(1, 100, 0.45), ...background], 0.65, p, 3);
+    expect(none.kept).toEqual([]);
+    expect(none.reason).toBe('Nothing suggested: no earlier conversation covers enough of this message.');
+    expect(none.detail).toBe('best coverage 45 % of the message; 65 % needed');
   });
 
-  it('recency: the gate half-life toward 0.9', () => {
-    expect(recency(0, 60, p)).toBe(1);
-    expect(recency(60, 60, p)).toBeCloseTo(0.95, 12);
-    expect(recency(120, 60, p)).toBeCloseTo(0.925, 12);
-    expect(recency(null, 60, p)).toBe(0.9);
+  it('lists others only close to the first admitted, at most maxHits, from the best five', () => {
+    const ranked = [cand(1, 20, 0.9), cand(2, 16, 0.8), cand(3, 14, 0.9), cand(4, 13, 0.3), cand(5, 12, 0.7), cand(6, 11.9, 0.9)];
+    const r = selectSuggestions(ranked, 0.65, p, 3);
+    // 3 is below 0.75 × 20; 4 covers too little; 6 is outside the best five.
+    expect(r.kept.map((c) => c.id)).toEqual([1, 2]);
+    expect(r.reason).toBe('2 earlier conversations cover most of this message.');
+    expect(selectSuggestions(ranked, 0.65, p, 1).kept.map((c) => c.id)).toEqual([1]);
   });
 
-  const s = (id: number, score: number) => ({ id, score, updatedAt: 0, signals: [] });
-  it('admits a strong best, or one that stands out; lists others close to it', () => {
-    expect(selectDefault([s(1, 14), s(2, 13.9), s(4, 10.6), s(3, 10.4)], p, 3).kept.map((x) => x.id)).toEqual([1, 2, 4]);
-    // Not strong, but 3 above the mean of the next three.
-    expect(selectDefault([s(1, 9), s(2, 6), s(3, 6), s(4, 6)], p, 3).kept.map((x) => x.id)).toEqual([1]);
-    // Not strong and in a crowd: nothing.
-    expect(selectDefault([s(1, 11), s(2, 10), s(3, 9), s(4, 8.5)], p, 3).kept).toEqual([]);
-    // Under the standout floor: nothing, however alone.
-    expect(selectDefault([s(1, 7.9)], p, 3).kept).toEqual([]);
-    expect(selectDefault([s(1, 20), s(2, 15), s(3, 14.9)], p, 1).kept.map((x) => x.id)).toEqual([1]);
+  it('priors: same workspace ×1.2, recency toward 0.8, a named period ×1.5; stronger when pointing back', () => {
+    const ctx = { workspace: '/w/pay', now: NOW, halfLifeDays: 60 };
+    const row = { workspace: '/w/pay/', created_at: NOW - 70 * DAY, updated_at: NOW - 60 * DAY };
+    const a = priorOf(row, ctx, plain, p);
+    expect(a).toMatchObject({ workspace: 1.2, period: 1, age: 60 });
+    expect(a.recency).toBeCloseTo(0.9, 12);
+    expect(a.factor).toBeCloseTo(1.08, 12);
+    const b = priorOf(row, ctx, back, p);
+    expect(b.workspace).toBe(1.5);
+    expect(b.recency).toBeCloseTo(0.5 + 0.5 * 0.25, 12); // half the half-life, floor 0.5
+    const september = readCues('the reconciliation stuff from september', Date.parse('2026-11-29T12:00:00Z'));
+    const inSept = { workspace: null, created_at: Date.parse('2026-09-10T00:00:00Z'), updated_at: Date.parse('2026-09-12T00:00:00Z') };
+    expect(priorOf(inSept, ctx, september, p).period).toBe(1.5);
+    expect(priorOf({ ...inSept, updated_at: Date.parse('2026-08-30T00:00:00Z'), created_at: Date.parse('2026-08-29T00:00:00Z') }, ctx, september, p).period).toBe(1);
+  });
+
+  it('signals add up to the score and name soft matches as "similar: x ≈ y"', () => {
+    const c = cand(1, 0, 0.8);
+    c.score = 10;
+    c.matches = [
+      { term: 'payout', via: 'payout', similarity: 1, field: 'title', weight: 3 },
+      { term: 'sluggish', via: 'slow', similarity: 0.8, field: 'messages', weight: 1 },
+    ];
+    c.prior = { factor: 1.2 * 0.9, workspace: 1.2, period: 1, recency: 0.9, age: 60 };
+    c.final = 10 * 1.08;
+    const s = signalsOf(c, plain);
+    expect(s.map((x) => x.name)).toEqual(['terms', 'similar', 'workspace', 'recency']);
+    expect(s[0]).toMatchObject({ detail: 'payout (title)', points: 7.5 });
+    expect(s[1]).toMatchObject({ detail: 'slow ≈ sluggish', points: 2.5 });
+    expect(s[2]).toMatchObject({ detail: 'same workspace', points: 2 });
+    expect(s[3]).toMatchObject({ detail: '60 days ago', points: -1.2 });
+    expect(s.reduce((sum, x) => sum + x.points, 0)).toBeCloseTo(c.final, 6);
   });
 });
 
@@ -62,14 +102,17 @@ describe('default strategy on an index', () => {
       entries: ['TestRefundWebhook_Retry flakes on CI at webhook_test.go:212', 'the retry uses a real clock; switch the notifier to the fake clock'],
     },
     { key: 'near', workspace: '/w/pay', title: 'notifier backoff', daysAgo: 10, entries: ['notifier backoff tuning', 'done'] },
+    { key: 'slow', workspace: '/w/ui', title: 'review page', daysAgo: 20, entries: ['the review page is really slow with the big task', 'virtualized the list'] },
     ...filler(150),
   ];
 
-  it('finds the conversation a message refers to by its identifiers', () => {
+  it('finds the conversation a message refers to by its identifiers, and explains it', () => {
     const { db, ids } = buildIndex(convs);
     const r = createRecall(db).suggest({ text: 'TestRefundWebhook_Retry is flaking again (webhook_test.go:212), fake clock?', workspace: '/w/pay', scope: 'everywhere', now });
     expect(r.suggestions.map((x) => x.id)).toEqual([ids.get('target')]);
-    expect(r.suggestions[0]!.signals.map((x) => x.name)).toEqual(['terms', 'together', 'workspace', 'recency']);
+    expect(r.suggestions[0]!.signals.map((x) => x.name)).toEqual(['terms', 'workspace', 'recency']);
+    expect(r.reason).toBe('One earlier conversation covers most of this message.');
+    expect(r.detail).toMatch(/^coverage \d+ %; 50 % needed$/);
     expect(r.block).toContain(`id ${ids.get('target')}`);
     db.close();
   });
@@ -79,6 +122,15 @@ describe('default strategy on an index', () => {
     const r = createRecall(db).suggest({ text: 'please update the build config and review the tests', workspace: '/w/pay', scope: 'everywhere', now });
     expect(r.suggestions).toEqual([]);
     expect(r.block).toBe('');
+    expect(r.reason).toMatch(/^Nothing suggested/);
+    db.close();
+  });
+
+  it('matches a word the history never uses through its meaning, and says so', () => {
+    const { db, ids } = buildIndex(convs);
+    const r = createRecall(db).recall({ query: 'the review page is sluggish', limit: 3 });
+    expect(r.hits[0]!.id).toBe(ids.get('slow'));
+    expect(r.hits[0]!.why).toMatch(/similar: slow\w* ≈ sluggish/);
     db.close();
   });
 });

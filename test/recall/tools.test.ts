@@ -11,24 +11,26 @@ import { parseHash, routeHash } from '../../src/renderer/src/stores/route.js';
 import { buildIndex, filler, tmpDir } from './helpers.js';
 
 describe('recall_conversations', () => {
-  it('all terms first; fewer than limit → ranked any-term results follow, and it says so', () => {
+  it('ranks a sentence by its rare words, says when no conversation holds every term, and links each hit', () => {
     const { db, ids } = buildIndex([
       { key: 'both', title: 'pgbouncer prepared statements', entries: ['pgbouncer breaks prepared statements', 'use simple protocol'] },
       { key: 'one', title: 'pgbouncer pool size', entries: ['pgbouncer pool size', 'ok'] },
       ...filler(10),
     ]);
     const recall = createRecall(db);
-    const strict = recall.recall({ query: 'pgbouncer prepared', limit: 1 });
-    expect(strict).toMatchObject({ relaxed: false, more: true });
-    expect(strict.hits.map((h) => h.id)).toEqual([ids.get('both')]);
-    const relaxed = recall.recall({ query: 'why does pgbouncer break prepared statements?', limit: 5 });
-    expect(relaxed.relaxed).toBe(true);
-    expect(relaxed.note).toMatch(/contain every term/);
-    expect(relaxed.hits.map((h) => h.id)).toEqual([ids.get('both'), ids.get('one')]);
-    const h = relaxed.hits[0]!;
+    const all = recall.recall({ query: 'pgbouncer prepared', limit: 1 });
+    expect(all).toMatchObject({ relaxed: false, more: true });
+    expect(all.hits.map((h) => h.id)).toEqual([ids.get('both')]);
+    const partial = recall.recall({ query: 'why does pgbouncer break prepared statements with the new pooler?', limit: 5 });
+    expect(partial.relaxed).toBe(true);
+    expect(partial.note).toMatch(/showing partial matches/);
+    expect(partial.hits.map((h) => h.id)).toEqual([ids.get('both'), ids.get('one')]);
+    const h = partial.hits[0]!;
     expect(h).toMatchObject({ title: 'pgbouncer prepared statements', sessionId: 'session-both', source: 'pi', entry: 0 });
     expect(h.snippet).toContain('**pgbouncer**');
-    expect(relaxed.text).toContain(`(#/c/${h.id}?entry=0)`);
+    expect(h.why).toBe('pgbouncer, break, prepared, statements');
+    expect(partial.text).toContain(`(#/c/${h.id}?entry=0)`);
+    expect(partial.text).toContain('matched: pgbouncer, break, prepared, statements');
     db.close();
   });
 

@@ -1,0 +1,51 @@
+// Cues a message gives besides its subject: pointing back, and naming a period.
+import { describe, expect, it } from 'vitest';
+import { activeIn, readCues } from '../../src/main/recall/cues.js';
+
+const NOW = Date.parse('2026-11-29T12:00:00Z'); // a Sunday
+const at = (iso: string) => Date.parse(iso);
+
+describe('back-references', () => {
+  it.each([
+    'backfill again like last time',
+    'roll out v16 the same way as the last one',
+    'that holiday thing again but for christmas',
+    'the flaky test is back',
+    'new postmortem, same template as the ranking one',
+    'do it like we did before',
+    'remember the pgbouncer fix?',
+  ])('"%s" points back', (text) => expect(readCues(text, NOW).backReference).toBe(true));
+
+  it.each([
+    'add gRPC health checking and server reflection to the ranker',
+    'fix the issue with the export button',
+    'write a DAG that archives task logs older than 30 days',
+    'the build fails on the main branch',
+  ])('"%s" does not', (text) => expect(readCues(text, NOW).backReference).toBe(false));
+});
+
+describe('periods', () => {
+  it('a month after a preposition is the latest such month that has begun', () => {
+    expect(readCues('same cleanup as in june', NOW).period).toEqual({ start: at('2026-06-01T00:00:00Z'), end: at('2026-07-01T00:00:00Z'), label: 'june' });
+    expect(readCues('the thing from december', NOW).period).toEqual({ start: at('2025-12-01T00:00:00Z'), end: at('2026-01-01T00:00:00Z'), label: 'december' });
+  });
+
+  it('"may" and "march" count only when placed in time', () => {
+    expect(readCues('it may be the cache', NOW).period).toBeNull();
+    expect(readCues('we had this back in may', NOW).period?.label).toBe('may');
+  });
+
+  it('relative periods', () => {
+    expect(readCues('like last week', NOW).period).toEqual({ start: at('2026-11-16T00:00:00Z'), end: at('2026-11-23T00:00:00Z'), label: 'last week' });
+    expect(readCues('the outage yesterday', NOW).period).toEqual({ start: at('2026-11-28T00:00:00Z'), end: at('2026-11-29T00:00:00Z'), label: 'yesterday' });
+    expect(readCues('at the start of this month', NOW).period?.start).toBe(at('2026-11-01T00:00:00Z'));
+    expect(readCues('no time here', NOW)).toEqual({ backReference: false, period: null, timeWords: [] });
+  });
+
+  it('a conversation is active in a period when its span overlaps it', () => {
+    const june = { start: at('2026-06-01T00:00:00Z'), end: at('2026-07-01T00:00:00Z') };
+    expect(activeIn(june, at('2026-05-20T00:00:00Z'), at('2026-06-02T00:00:00Z'))).toBe(true);
+    expect(activeIn(june, at('2026-07-01T00:00:00Z'), at('2026-07-02T00:00:00Z'))).toBe(false);
+    expect(activeIn(june, null, null)).toBe(false);
+  });
+});
