@@ -265,7 +265,7 @@ export interface RecallHit extends ConversationRefInfo {
 export interface RecallResult {
   hits: RecallHit[];
   more: boolean;
-  relaxed: boolean; // all terms required found fewer than limit: ranked any-term results follow
+  relaxed: boolean; // no conversation holds every term: the hits are partial matches
   note?: string;
   truncated: boolean;
   text: string; // rendered for an agent

@@ -108,7 +108,7 @@ describe('the CLI’s output for people and for programs', () => {
   it('activity', () => snapshot('activity', ['activity']));
 
   it('suggest: the engine’s reason printed as given, the suggestions in columns, the exact pointer block', async () => {
-    const args = ['suggest', '--db', db, '--now', '2026-11-29T12:00:00Z', '--scope', 'everywhere', '--', 'what is this repository about, its goals and purpose'];
+    const args = ['suggest', '--db', db, '--now', '2026-11-29T12:00:00Z', '--scope', 'everywhere', '--', 'getThemesDir should walk up to find package.json for the new theme location'];
     const json = JSON.parse((await cli(home, ['suggest', '--json', ...args.slice(1)])).out) as { reason: string; block: string; suggestions: { id: number; title: string }[] };
     expect(json.suggestions.length).toBeGreaterThan(0);
     const person = (await cli(home, args, { tty: true, color: false })).out;

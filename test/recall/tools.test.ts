@@ -116,7 +116,7 @@ describe('pointer block', () => {
       expect(estimateTokens(block)).toBeLessThanOrEqual(budget);
       if (block) expect(included.length).toBeGreaterThan(0);
     }
-    expect(renderPointerBlock(many, 250).included.length).toBeLessThan(5);
+    expect(renderPointerBlock(many, 200).included.length).toBeLessThan(5);
     expect(renderPointerBlock([], 400)).toEqual({ block: '', included: [], truncated: false });
     expect(renderPointerBlock(many, 50).block).toBe('');
   });

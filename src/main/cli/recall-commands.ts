@@ -76,11 +76,14 @@ ${DB_HELP}: {"suggestions", "block", "reason", …}
 
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'find past conversations by keyword (recall_conversations)',
+  summary: 'find past conversations by what they were about (recall_conversations)',
   help: `Usage: throughline search [options] -- QUERY
 
-Every term is required first; when that finds fewer than --limit, ranked results with some of the
-terms follow. A term with punctuation (tx.draft) is a phrase, "…" is a phrase, term* a prefix.
+QUERY is a sentence or a few words. Conversations are ranked by relevance: rare words count most,
+a word your history never uses matches its close meanings ("similar"), and a query that points back
+("again", "last time") or names a period ("in June") favours recent work or that period. When no
+conversation holds every word, the answer says it shows partial matches. A term with punctuation
+(tx.draft) is a phrase, "…" is a phrase, term* a prefix.
   --limit N          1–50 (default 10)
   --workspace PATH   only this workspace (default: all)
   --since DATE       only conversations active since DATE

@@ -62,6 +62,8 @@ export interface Matcher {
 
 export interface QueryTerm {
   key: string;
+  /** The word as the message wrote it, for people ("getThemesDir", not "getthemesdir"). */
+  label: string;
   clause: Clause;
   df: number;
   /** idf: this term's share of the message's information. */
@@ -119,6 +121,7 @@ export function queryTerms(search: Search, clauses: readonly Clause[], cues?: Pi
     const alternates: Alternate[] = alternatesFor(search, clause, df, n >= COMMON_MIN_N ? COMMON_SHARE * n : n);
     out.push({
       key,
+      label: clause.quoted ? clause.source : clause.source.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}*]+$/gu, '') || key,
       clause,
       df,
       weight: idf(df, n),
@@ -225,7 +228,7 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
         const value = s2 * idf(m.df, n) * saturate(tf, length, avg, B_CONVERSATION);
         if (value > best) {
           best = value;
-          match = { term: term.key, via: m.key, similarity: m.similarity, field: e.title ? 'title' : e.summary ? 'summary' : 'messages', weight: Math.min(term.weight, s2 * idf(m.df, n)) };
+          match = { term: term.label, via: m.similarity === 1 ? term.label : m.key, similarity: m.similarity, field: e.title ? 'title' : e.summary ? 'summary' : 'messages', weight: Math.min(term.weight, s2 * idf(m.df, n)) };
         }
       }
       conversation += best;
