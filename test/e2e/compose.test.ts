@@ -103,7 +103,7 @@ suite('compose and settings (browser mode)', () => {
 
   it('applies a sensitivity changed in Settings to the socket’s very next suggest', async () => {
     const agent = await app.socket();
-    const text = 'rate limiter';
+    const text = 'rate limiter for the webhook, with tenant quotas';
     const ids = (r: SuggestResult) => r.suggestions.map((s) => s.id);
     const viaSocket = () => agent.call('suggest', { text, workspace: LEDGER });
     const direct = (sensitivity: 'focused' | 'broad') => app.core.api.suggest({ text, workspace: LEDGER, scope: 'everywhere', sensitivity });
