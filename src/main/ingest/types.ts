@@ -107,6 +107,12 @@ interface AdapterBase {
    * for the database. Defaults to the path itself when it is a session file.
    */
   sessionFileOf?(path: string): string | undefined;
+  /**
+   * One conversation is written from several files (OpenCode's storage: a session file, message and
+   * part files). Otherwise a conversation belongs to the file that first wrote it, and another file
+   * with the same id (a backup, a copy) gets one of its own (see writer.ts ownKey).
+   */
+  sharesConversations?: boolean;
 }
 
 export interface LineAdapter extends AdapterBase {

@@ -63,6 +63,8 @@ export class StaleFileError extends Error {
 export interface WriterOptions {
   /** The exclusions in force (read at every batch: settings change while a daemon runs). */
   exclusions?: () => Exclusions;
+  /** Sources whose conversations are written from several files (see Adapter.sharesConversations). */
+  sharesConversations?: (kind: SourceKind) => boolean;
 }
 
 /** What the batch's ops say about one conversation before any of them is applied. */
@@ -297,6 +299,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
    * agent moved it).
    */
   function ownKey(file: FileRow, key: string): string {
+    if (options.sharesConversations?.(file.kind)) return key;
     const row = s.conv.get(file.kind, key);
     if (!row || row.file_id === null || row.file_id === file.id) return key;
     const own = `${key}@${file.path}`;

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } from '../types.js';
+import { readRegularFile } from '../regular-file.js';
 import { readOpencodeDb } from './opencode-db.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
 import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
@@ -35,8 +36,10 @@ function readJson(fd: number, size: number): Json {
 
 /** A small JSON file read by path (a part's message), or undefined when it cannot be read. */
 function readJsonFile(file: string): Json | undefined {
+  const text = readRegularFile(file, FILE_MAX);
+  if (text === undefined) return undefined;
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const value: unknown = JSON.parse(text);
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;
@@ -123,6 +126,7 @@ const isDatabase = (file: string) => /^opencode(-[A-Za-z0-9._-]+)?\.db$/.test(ba
 
 export const opencodeAdapter: DocumentAdapter = {
   kind: 'opencode',
+  sharesConversations: true,
   defaultRoots(env, home) {
     const data = dataHome(env, home);
     const override = env.OPENCODE_DB?.trim();
