@@ -8,6 +8,7 @@ import { writeTransaction } from '../store/write-lock.js';
 import { createWriter, StaleFileError, type FileProgress, type FileRow, type LineProblem } from '../store/writer.js';
 import { NO_EXCLUSIONS, type Exclusions } from '../privacy.js';
 import { readLines } from './read-lines.js';
+import { openRegular } from './regular-file.js';
 import { LineError, type Adapter, type DocumentAdapter, type IngestOp, type LineParser } from './types.js';
 
 export interface Source {
@@ -85,7 +86,7 @@ export interface IndexerOptions {
 export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}) {
   const exclusions = options.exclusions ?? (() => NO_EXCLUSIONS);
   const excluded = (file: string): boolean => exclusions().path(file) !== null;
-  const writer = createWriter(db, { exclusions });
+  const writer = createWriter(db, { exclusions, sharesConversations: (kind) => adapters.get(kind)?.sharesConversations === true });
   // What a scan needs of each file's row, read from the covering index source_files_state: the table
   // rows carry the parser state (often in overflow pages), and reading them one file at a time made an
   // unchanged re-scan of 10k files take ~1 s (BENCHMARKS.md).
@@ -169,6 +170,10 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       return stats;
     }
     stats.files++;
+    if (!st.isFile()) {
+      report(stats, { path: file, line: null, reason: 'not a regular file (a FIFO, socket, device or folder): not read' });
+      return stats;
+    }
     if (adapter.createReader && (adapter.readsWhole?.(file) ?? true)) return indexDocument(adapter, file, st, stats);
     const createParser = adapter.createParser?.bind(adapter);
     if (!createParser) throw new Error(`The ${kind} adapter reads ${file} neither whole nor by line`);
@@ -187,7 +192,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     }
     let fd: number;
     try {
-      fd = fs.openSync(file, 'r'); // read-only: Throughline never writes an agent's files
+      fd = openRegular(file); // read-only: Throughline never writes an agent's files
     } catch (err) {
       const reason = `cannot open: ${(err as Error).message}`;
       writer.setFileStatus(stored(row), 'error', reason);
@@ -216,10 +221,6 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
    * since its records are found by their source ids and reading it again replaces them in place.
    */
   function indexDocument(adapter: DocumentAdapter, file: string, st: fs.Stats, stats: ScanStats): ScanStats {
-    if (!st.isFile()) {
-      report(stats, { path: file, line: null, reason: 'not a regular file: not read' });
-      return stats;
-    }
     const stamp = adapter.stamp ? adapter.stamp(file, st) : st;
     const mtimeMs = Math.floor(stamp.mtimeMs);
     const same = (r: FileState | undefined) => r && r.status === 'ok' && r.size === stamp.size && r.mtime_ms === mtimeMs && r.inode === st.ino;
@@ -229,7 +230,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     row ??= queued ? newRow(file, adapter.kind) : writer.ensureFile(file, adapter.kind);
     let fd: number;
     try {
-      fd = fs.openSync(file, 'r'); // read-only: Throughline never writes an agent's files
+      fd = openRegular(file); // read-only: Throughline never writes an agent's files
     } catch (err) {
       const reason = `cannot open: ${(err as Error).message}`;
       writer.setFileStatus(stored(row), 'error', reason);
@@ -368,7 +369,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       const full = path.join(dir, item.name);
       // Directory symlinks are not followed: they can loop, and agents do not write them.
       if (item.isDirectory()) walk(full, adapter, out, stats);
-      else if ((item.isFile() || item.isSymbolicLink()) && adapter.isSessionFile(full) && !excluded(full)) out.push(full);
+      // Anything else named like a session (a file, a link, a FIFO…) goes to indexFile, which reads only
+      // regular files and records the rest.
+      else if (adapter.isSessionFile(full) && !excluded(full)) out.push(full);
     }
   }
 

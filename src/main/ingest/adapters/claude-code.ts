@@ -2,11 +2,11 @@
 // `~/.claude/projects/<encoded-cwd>/<sessionId>.jsonl`, and sub-agent (Task tool) transcripts either
 // beside it as `agent-<id>.jsonl` (older versions) or under `<sessionId>/subagents/agent-<id>.jsonl`
 // with an `agent-<id>.meta.json` describing the agent. Line handling is in claude-code-parser.ts.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { LineAdapter, LineParser } from '../types.js';
 import { agentTypeFromMeta, fileInfo } from './claude-code-content.js';
 import { ClaudeParser } from './claude-code-parser.js';
+import { readRegularFile } from '../regular-file.js';
 
 export const claudeCodeAdapter: LineAdapter = {
   kind: 'claude-code',
@@ -28,8 +28,9 @@ export const claudeCodeAdapter: LineAdapter = {
 
 /** The sub-agent's type from `agent-<id>.meta.json` beside its transcript; absent is normal. */
 function readAgentType(file: string): string | undefined {
+  const meta = readRegularFile(file.replace(/\.jsonl$/, '.meta.json'));
   try {
-    return agentTypeFromMeta(fs.readFileSync(file.replace(/\.jsonl$/, '.meta.json'), 'utf8'));
+    return meta === undefined ? undefined : agentTypeFromMeta(meta);
   } catch {
     return undefined;
   }
