@@ -37,8 +37,6 @@ describe('CLI errors and --version', () => {
     const missing = await cli(home, ['read', '--db', db, '--json', 'nope']);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.err)).toEqual({ error: { command: 'read', kind: 'not-found', message: 'No conversation "nope" in the index.' } });
-    const forget = await cli(home, ['forget', '--db', db, '--json', '/no/such']);
-    expect(JSON.parse(forget.err)).toMatchObject({ error: { command: 'forget', kind: 'not-found' } });
     const unknown = await cli(home, ['serach', '--json']);
     expect(JSON.parse(unknown.err)).toMatchObject({ error: { command: null, kind: 'usage', message: 'unknown command "serach"' } });
     const noIndex = await cli(home, ['stats', '--db', path.join(home, 'none.sqlite'), '--json']);

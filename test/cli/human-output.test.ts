@@ -40,7 +40,7 @@ function stable(text: string): string {
     .replaceAll(home, '<home>')
     .replaceAll(FIXTURES, '<fixtures>')
     .replace(/\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+Z)?( UTC)?/g, '<time>')
-    .replace(/\(\d+\.\d MB, schema/g, '(<size> MB, schema')
+    .replace(/\(\d+\.\d MB, schema \d+/g, '(<size> MB, schema <n>')
     .replace(/\d+(\.\d+)? MB in [\d,]+ ms, \d+\.\d MB\/s/g, '<bytes> in <ms>, <rate>');
 }
 

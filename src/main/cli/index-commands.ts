@@ -120,7 +120,8 @@ const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 
 function indexReport(stats: ScanStats, counts: IndexCounts, changed: CountChanges): string {
   const holds = `The index holds ${plural(counts.conversations, 'conversation')}${counts.subagents ? ` (and ${plural(counts.subagents, 'sub-agent conversation')})` : ''}, ${plural(counts.entries, 'entry', 'entries')}.`;
   const lines: string[] = [];
-  if (stats.parsedFiles === 0) lines.push(`Nothing new: ${plural(stats.files, 'session file')} unchanged. ${holds}`);
+  if (stats.files === 0) lines.push(`No session files in the sources. ${holds}`);
+  else if (stats.parsedFiles === 0) lines.push(`Nothing new: ${plural(stats.files, 'session file')} unchanged. ${holds}`);
   else {
     const rate = stats.ms > 0 ? stats.bytes / MB / (stats.ms / 1000) : 0;
     const c = changed.conversations;
