@@ -3,7 +3,7 @@
 // would load zod to get at the error codes. A daemon that does not complete the handshake in time
 // (none listening, or stopped with SIGSTOP: it still accepts connections and never answers) is
 // "unavailable" and the hook may fall back; one that goes quiet mid-call uses up the deadline.
-import net from 'node:net';
+import type net from 'node:net';
 
 export class DaemonUnavailable extends Error {
   constructor(message: string) {
@@ -32,9 +32,14 @@ export interface DaemonCallOptions {
   deadline: number;
 }
 
-export function callDaemon<T>(method: string, params: unknown, options: DaemonCallOptions): Promise<T> {
+/** Loaded on first use: a later prompt in the default mode never connects, and pays nothing for it. */
+let netModule: typeof net | null = null;
+
+export async function callDaemon<T>(method: string, params: unknown, options: DaemonCallOptions): Promise<T> {
+  netModule ??= (await import('node:net')).default;
+  const { connect } = netModule;
   return new Promise<T>((resolve, reject) => {
-    const socket = net.connect(options.socketPath);
+    const socket = connect(options.socketPath);
     let buffered = '';
     let authed = false;
     let settled = false;

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { runClaudeHook } from '../integrations/claude-hook.js';
 import { runGeminiHook } from '../integrations/gemini-hook.js';
 import { stateDir } from '../server/paths.js';
+import { readStdin } from './read-head.js';
 import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
 
 const MAX_STDIN = 1024 * 1024;
@@ -27,20 +28,6 @@ function logger(env: NodeJS.ProcessEnv): (message: string) => void {
       // Logging must not be the thing that fails the hook.
     }
   };
-}
-
-function readStdin(max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) reject(new Error(`hook input over ${max} bytes`));
-      else chunks.push(c);
-    });
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
 }
 
 /** What the hook prints for `args` (["claude", "--db", …]) and its stdin; never rejects. */

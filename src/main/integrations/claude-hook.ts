@@ -9,8 +9,8 @@
 //
 // This module is on the hook's fast path: Node built-ins and the small hook modules only.
 import fs from 'node:fs';
-import readline from 'node:readline';
 import type { SuggestParams } from '../../shared/api.js';
+import { eachLine } from '../hook/read-head.js';
 import { readRecallSwitches } from '../hook/recall-settings.js';
 import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from '../hook/suggest.js';
 
@@ -48,36 +48,34 @@ function promptText(entry: Record<string, unknown>): string | null {
 /** True when the transcript has no user prompt other than (possibly) the one being submitted. */
 export async function isFirstPrompt(transcriptPath: string | undefined, prompt: string): Promise<boolean> {
   if (!transcriptPath) return true;
-  const st = await fs.promises.stat(transcriptPath).catch(() => null);
-  if (!st) return true;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(transcriptPath);
+  } catch {
+    return true;
+  }
   // A FIFO or device would block the read: not a transcript Claude Code wrote, so not a first prompt either.
   if (!st.isFile()) return false;
-  const stream = fs.createReadStream(transcriptPath, { encoding: 'utf8', end: HEAD_LIMIT });
-  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  let bytes = 0;
-  try {
-    for await (const line of lines) {
-      bytes += line.length + 1;
-      if (!line.includes('"user"')) continue;
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const text = promptText(entry);
-      if (text !== null && text.trim() !== prompt.trim()) return false;
+  let earlier = false;
+  const whole = eachLine(transcriptPath, HEAD_LIMIT, (line) => {
+    if (!line.includes('"user"')) return false;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return false;
     }
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
-  return bytes < HEAD_LIMIT;
+    const text = promptText(entry);
+    earlier = text !== null && text.trim() !== prompt.trim();
+    return earlier;
+  });
+  // Read to its end without an earlier prompt; a head that long is a session past its start.
+  return !earlier && whole;
 }
 
 /** The line that lets the model name its own conversation to the history tools. */
 export function ownConversationNote(sessionId: string): string {
-  return `This conversation is Throughline conversation "${sessionId}"; pass it as "conversation" to history_search and history_read.`;
+  return `This conversation is Throughline conversation "${sessionId}"; pass it as "conversation" to history_search and history_read (and to recall_conversations, which then leaves it out).`;
 }
 
 function output(event: 'UserPromptSubmit' | 'SessionStart', context: string): string {

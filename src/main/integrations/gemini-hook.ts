@@ -8,8 +8,8 @@
 // message means this is not the first prompt. Transcripts are JSONL (one record a line) in current
 // versions and one pretty-printed JSON object ({messages: […]}) in older ones.
 import fs from 'node:fs';
-import readline from 'node:readline';
 import type { SuggestParams } from '../../shared/api.js';
+import { eachLine } from '../hook/read-head.js';
 import { readRecallSwitches } from '../hook/recall-settings.js';
 import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from '../hook/suggest.js';
 import { ownConversationNote, withinBudget } from './claude-hook.js';
@@ -38,35 +38,35 @@ const isOtherPrompt = (record: unknown, prompt: string): boolean =>
 /** True when the transcript holds no user message other than (possibly) this prompt. */
 export async function geminiIsFirstPrompt(transcriptPath: string | undefined, prompt: string): Promise<boolean> {
   if (!transcriptPath) return true;
-  const st = await fs.promises.stat(transcriptPath).catch(() => null);
-  if (!st) return true;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(transcriptPath);
+  } catch {
+    return true;
+  }
   if (!st.isFile() || st.size > HEAD_LIMIT) return false;
-  const stream = fs.createReadStream(transcriptPath, { encoding: 'utf8' });
-  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
   const whole: string[] = [];
   let jsonl = true;
-  try {
-    for await (const line of lines) {
-      if (!jsonl) {
-        whole.push(line);
-        continue;
-      }
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        if (!line.trim()) continue;
-        // Not one record a line: the older pretty-printed file, read whole below.
-        jsonl = false;
-        whole.push(line);
-        continue;
-      }
-      if (USER_RECORD.test(line) && isOtherPrompt(record, prompt)) return false;
+  let earlier = false;
+  eachLine(transcriptPath, HEAD_LIMIT, (line) => {
+    if (!jsonl) {
+      whole.push(line);
+      return false;
     }
-  } finally {
-    lines.close();
-    stream.destroy();
-  }
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      if (!line.trim()) return false;
+      // Not one record a line: the older pretty-printed file, read whole below.
+      jsonl = false;
+      whole.push(line);
+      return false;
+    }
+    earlier = USER_RECORD.test(line) && isOtherPrompt(record, prompt);
+    return earlier;
+  });
+  if (earlier) return false;
   if (jsonl) return true;
   const text = whole.join('\n');
   if (!USER_RECORD.test(text)) return true;
