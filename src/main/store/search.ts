@@ -180,6 +180,18 @@ export function createSearch(db: Db) {
       'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
     ),
     corpus: db.prepare<[], { n: number; avg: number | null }>('SELECT count(*) AS n, avg(entry_count) AS avg FROM conversations'),
+    corpusIn: db.prepare<BoundParams, { n: number; avg: number | null }>(`SELECT count(*) AS n, avg(entry_count) AS avg FROM conversations c WHERE ${BOUNDS_SQL}`),
+    // bm25()'s own counts: the rows of entries_fts (its averages record, id 1, starts with them as a
+    // varint) and the rows a MATCH finds; and the same two within bounds.
+    ftsRows: db.prepare<[], Buffer>('SELECT block FROM entries_fts_data WHERE id = 1').pluck(),
+    ftsHits: db.prepare<[string], number>('SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?').pluck(),
+    rowsIn: db.prepare<BoundParams, number>(
+      `SELECT count(*) FROM entries e JOIN conversations c ON c.id = e.conversation_id WHERE e.indexed = 1 AND ${BOUNDS_SQL}`,
+    ).pluck(),
+    hitsIn: db.prepare<BoundParams & { match: string }, number>(
+      `SELECT count(*) FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
+       WHERE entries_fts MATCH @match AND ${BOUNDS_SQL}`,
+    ).pluck(),
     meta: db.prepare<[string], ConversationMetaRow>(
       `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.created_at, c.updated_at, c.is_subagent, c.entry_count
        FROM conversations c WHERE c.id IN (SELECT value FROM json_each(?))`,
@@ -294,6 +306,19 @@ export function createSearch(db: Db) {
       }
       return stats;
     },
+    /** N and the mean conversation length over the conversations within bounds. */
+    corpusStatsIn: (bounds: Bounds): CorpusStats => {
+      const r = s.corpusIn.get(boundParams(bounds))!;
+      return { conversations: r.n, avgEntries: r.avg ?? 0 };
+    },
+    /**
+     * What bm25() counts for a one-phrase MATCH: the rows of entries_fts and those the MATCH finds,
+     * over the whole index (null bounds, exactly FTS5's numbers) or within bounds.
+     */
+    entryCounts: (match: string, bounds: Bounds | null): { rows: number; hits: number } =>
+      bounds
+        ? { rows: s.rowsIn.get(boundParams(bounds))!, hits: s.hitsIn.get({ ...boundParams(bounds), match })! }
+        : { rows: leadingVarint(s.ftsRows.get() ?? Buffer.alloc(0)), hits: s.ftsHits.get(match)! },
     /** Entries by row id: their number within the conversation and their text. */
     entryTexts: (ids: readonly number[]): Map<number, { seq: number; text: string }> =>
       new Map(ids.length ? s.entryTexts.all(JSON.stringify(ids)).map((r) => [r.id, { seq: r.seq, text: r.text }]) : []),
@@ -356,6 +381,18 @@ export function createSearch(db: Db) {
     turns: (conv: number, offset: number, limit: number): TurnRow[] => s.turns.all(conv, limit, offset),
     turnCount: (conv: number): number => s.turnCount.get(conv)!.n,
   };
+}
+
+/** A SQLite varint at the start of `buf` (FTS5's record format): 0 for an empty buffer. */
+function leadingVarint(buf: Buffer): number {
+  let v = 0;
+  for (let i = 0; i < Math.min(buf.length, 9); i++) {
+    const byte = buf[i]!;
+    if (i === 8) return v * 256 + byte;
+    v = v * 128 + (byte & 0x7f);
+    if (!(byte & 0x80)) return v;
+  }
+  return v;
 }
 
 // ---- stemming through SQLite's own tokenizer ----
