@@ -67,7 +67,9 @@ describe('the hook’s deadline', () => {
       const r = await timedHook(socketPath, input(), dir);
       expect(r).toMatchObject({ code: 0, stdout: '' });
       expect(r.ms - startup.ms).toBeLessThan(BUDGET_MS + 2000);
-      expect(fs.readFileSync(path.join(dir, 'throughline', 'hook.log'), 'utf8')).toMatch(/gave up after 2000 ms/);
+      // Two timers end at the same deadline (the hook's budget and the call's): whichever fires first
+      // writes the log line, and each says the time ran out.
+      expect(fs.readFileSync(path.join(dir, 'throughline', 'hook.log'), 'utf8')).toMatch(/gave up after 2000 ms|suggest not answered before the deadline/);
     } finally {
       server.close();
     }
