@@ -28,7 +28,13 @@ export interface Conversation {
   path: string;
   workspace: string | null;
   title: string;
+  /** The agent's own summary (a compaction's, a Claude Code summary record…), if it wrote one. */
   summary: string | null;
+  /**
+   * Throughline's extractive summary, derived at index time from the title, the first request and the
+   * outcome (store/derived-summary.ts); what previews and the summary field use when `summary` is null.
+   */
+  derivedSummary: string | null;
   createdAt: number | null; // ms since epoch
   updatedAt: number | null;
   entryCount: number;

@@ -14,6 +14,7 @@ export function syntheticConversation(i: number, now = Date.UTC(2026, 5, 1)): Co
     workspace: `/home/ada/code/project-${i % 40}`,
     title: `Conversation ${i + 1}: ${['fix the flaky test', 'add pagination', 'tune the query planner', 'review the release notes'][i % 4]}`,
     summary: i % 2 ? `Summary of conversation ${i + 1}.` : null,
+    derivedSummary: null,
     createdAt: now - i * 60_000,
     updatedAt: now - i * 60_000,
     entryCount: 10 + (i % 90),

@@ -60,7 +60,8 @@ describe('signals strategy on an index', () => {
     const { db, ids } = buildIndex([
       { key: 'a', workspace: '/w/pay', title: 'webhook retry flakes', summary: 'fake clock for the webhook retry', daysAgo: 2, entries: ['the webhook retry test flakes', 'use a fake clock'] },
       { key: 'b', workspace: '/w/other', title: 'unrelated', daysAgo: 10, entries: ['webhook docs', 'ok'] },
-      { key: 'c', workspace: '/w/pay', title: 'old', daysAgo: 300, entries: ['retry budget', 'fine'] },
+      // 'retry' in a middle message: not in the summary derived from the first request and the outcome.
+      { key: 'c', workspace: '/w/pay', title: 'old', daysAgo: 300, entries: ['which budget?', 'the retry budget', 'ok', 'fine'] },
     ]);
     const recall = createRecall(db);
     const r = recall.suggest({ text: 'webhook retry flakes with the fake clock', workspace: '/w/pay', scope: 'everywhere', strategy: 'signals', now: new Date(NOW).toISOString() });
@@ -84,11 +85,13 @@ describe('signals strategy on an index', () => {
     const quokka = recall.suggest({ text: 'quokka', workspace: '/w/z', scope: 'everywhere', strategy: 'signals', now: at });
     expect(quokka.suggestions).toEqual([]);
     expect(quokka.reason).toBe('no conversation reached the minimum score 6 (best 5)');
-    // Found in the title and in the transcript: 5 + 1 = 6, listed.
+    // Found in the title and in the transcript (its first request, so in the summary derived from it
+    // too): 5 + 2 + 1 = 8, listed.
     const wombat = recall.suggest({ text: 'wombat', workspace: '/w/z', scope: 'everywhere', strategy: 'signals', now: at });
-    expect(wombat.suggestions.map((s) => [s.id, s.score])).toEqual([[ids.get('both'), 6]]);
+    expect(wombat.suggestions.map((s) => [s.id, s.score])).toEqual([[ids.get('both'), 8]]);
     expect(wombat.suggestions[0]!.signals).toEqual([
       { name: 'title', points: 5, detail: 'wombat' },
+      { name: 'summary', points: 2, detail: 'wombat' },
       { name: 'transcript', points: 1, detail: 'wombat' },
     ]);
     db.close();

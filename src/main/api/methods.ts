@@ -61,10 +61,10 @@ const PAGE = 100;
 const REMEMBERED_CONVERSATIONS = 2000;
 const REMEMBERED_IDS = 200;
 
-/** Rows without a summary get their first assistant reply as a preview line. */
+/** Rows without any summary (not even a derived one: nothing to derive from yet) get their first assistant reply as a preview line. */
 function previewsFor(db: Db) {
   return (page: ListResult): ListResult => {
-    const replies = firstReplies(db, page.items.filter((c) => !c.summary).map((c) => c.id));
+    const replies = firstReplies(db, page.items.filter((c) => !c.summary && !c.derivedSummary).map((c) => c.id));
     return { ...page, items: page.items.map((c) => (replies.has(c.id) ? { ...c, preview: replies.get(c.id) } : c)) };
   };
 }

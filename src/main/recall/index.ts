@@ -93,8 +93,9 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
       signals,
       updatedAt: row.updated_at,
     };
-    // The preview comes from the generated summary only, never the transcript.
-    if (row.summary && row.summary.trim() && row.summary.trim() !== title.trim()) s.preview = row.summary.trim();
+    // The preview comes from a summary only, never raw transcript: the agent's, else the one derived at index time.
+    const summary = (row.summary || row.derived_summary || '').trim();
+    if (summary && summary !== title.trim()) s.preview = summary;
     return s;
   }
 

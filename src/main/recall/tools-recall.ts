@@ -78,7 +78,7 @@ export function createRecallTool(search: Search) {
   }
 
   function hitOf(row: ConversationMetaRow, score: number, s: Scored, entry: { seq: number; text: string } | undefined, terms: readonly QueryTerm[]): RecallHit {
-    let snippet = row.summary ?? '';
+    let snippet = row.summary || row.derived_summary || '';
     if (entry) {
       const clauses = terms.flatMap((t) => t.matchers.map((m) => m.clause));
       snippet = createTextMatcher(clauses, 'any', search.stem).snippet(entry.text, { open: '**', close: '**', tokens: 20 });

@@ -11,6 +11,7 @@ export interface ConversationRow {
   workspace: string | null;
   title: string;
   summary: string | null;
+  derived_summary: string | null;
   created_at: number | null;
   updated_at: number | null;
   entry_count: number;
@@ -35,7 +36,7 @@ export interface EntryRow {
   first_kept_source_id: string | null;
 }
 
-export const CONVERSATION_COLUMNS = `c.id, c.source, c.key, c.session_id, c.path, c.workspace, c.title, c.summary, c.created_at,
+export const CONVERSATION_COLUMNS = `c.id, c.source, c.key, c.session_id, c.path, c.workspace, c.title, c.summary, c.derived_summary, c.created_at,
   c.updated_at, c.entry_count, c.parent_id, c.is_subagent, (SELECT f.status FROM source_files f WHERE f.id = c.file_id) AS file_status`;
 
 export function toConversation(r: ConversationRow): Conversation {
@@ -47,6 +48,7 @@ export function toConversation(r: ConversationRow): Conversation {
     workspace: r.workspace,
     title: r.title || 'Untitled conversation',
     summary: r.summary,
+    derivedSummary: r.derived_summary || null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     entryCount: r.entry_count,

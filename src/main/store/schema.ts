@@ -151,4 +151,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (source, key)
   );
   `,
+  // 7: the summary Throughline derives at index time when the agent wrote none (store/derived-summary.ts):
+  // the first request and the outcome, extractive. NULL means not derived yet (an index from before this
+  // migration, or a conversation read again): the writer derives those at the start of the next run.
+  `
+  ALTER TABLE conversations ADD COLUMN derived_summary TEXT;
+  CREATE INDEX conversations_underived ON conversations(id) WHERE derived_summary IS NULL;
+  `,
 ];

@@ -40,7 +40,7 @@ function boundParams(b: Bounds = {}): BoundParams {
 /** What scoring needs of a conversation row (read.ts declares the row). */
 export type ConversationMetaRow = Pick<
   ConversationRow,
-  'id' | 'source' | 'session_id' | 'path' | 'workspace' | 'title' | 'summary' | 'created_at' | 'updated_at' | 'is_subagent' | 'entry_count'
+  'id' | 'source' | 'session_id' | 'path' | 'workspace' | 'title' | 'summary' | 'derived_summary' | 'created_at' | 'updated_at' | 'is_subagent' | 'entry_count'
 >;
 
 /** One term's MATCH strings for `fieldMasks`: which source proves which field. */
@@ -193,7 +193,7 @@ export function createSearch(db: Db) {
        WHERE entries_fts MATCH @match AND ${BOUNDS_SQL}`,
     ).pluck(),
     meta: db.prepare<[string], ConversationMetaRow>(
-      `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.created_at, c.updated_at, c.is_subagent, c.entry_count
+      `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.derived_summary, c.created_at, c.updated_at, c.is_subagent, c.entry_count
        FROM conversations c WHERE c.id IN (SELECT value FROM json_each(?))`,
     ),
     idRange: db.prepare<[number], { lo: number | null; hi: number | null }>(

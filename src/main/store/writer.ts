@@ -9,6 +9,7 @@ import type { Db } from './db.js';
 import { writeTransaction } from './write-lock.js';
 import { createForgetter } from './forget.js';
 import { NO_EXCLUSIONS, redactPrivate, type Exclusions } from '../privacy.js';
+import { deriveSummary } from './derived-summary.js';
 
 export interface FileRow {
   id: number;
@@ -40,6 +41,7 @@ export interface LineProblem {
 export interface ConvRow {
   id: number;
   title: string;
+  /** The agent's own summary (a compaction's, a Claude Code summary record, …). */
   summary: string | null;
   workspace: string | null;
   file_id: number | null;
@@ -157,8 +159,18 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     convEntries: db.prepare<[number], { id: number; text: string }>('SELECT id, text FROM entries WHERE conversation_id = ? AND indexed = 1'),
     deleteEntries: db.prepare('DELETE FROM entries WHERE conversation_id = ?'),
     resetConv: db.prepare(
-      'UPDATE conversations SET title = \'\', title_rank = 0, summary = NULL, entry_count = 0, leaf_source_id = NULL WHERE id = ?',
+      'UPDATE conversations SET title = \'\', title_rank = 0, summary = NULL, derived_summary = NULL, entry_count = 0, leaf_source_id = NULL WHERE id = ?',
     ),
+    // The first real user message and the last assistant message on the active path (indexed: real text,
+    // not injected context), read backwards and forwards along the (conversation_id, seq) key.
+    firstRequest: db.prepare<[number], string>(
+      "SELECT text FROM entries WHERE conversation_id = ? AND role = 'user' AND kind = 'message' AND indexed = 1 AND off_path = 0 ORDER BY seq LIMIT 1",
+    ).pluck(),
+    lastReply: db.prepare<[number], string>(
+      "SELECT text FROM entries WHERE conversation_id = ? AND role = 'assistant' AND kind = 'message' AND indexed = 1 AND off_path = 0 ORDER BY seq DESC LIMIT 1",
+    ).pluck(),
+    setDerived: db.prepare('UPDATE conversations SET derived_summary = ? WHERE id = ? AND derived_summary IS NOT ?'),
+    underived: db.prepare<[], number>('SELECT id FROM conversations WHERE derived_summary IS NULL').pluck(),
   };
 
   // applyMeta's UPDATE depends on which fields are set: a handful of shapes, each prepared once.
@@ -422,12 +434,24 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
   function finishConversation(convId: number, deferTerms: boolean): void {
     const stats = s.convStats.get(convId)!;
     s.setStats.run(stats.n, stats.first, stats.last, convId);
-    const conv = s.convById.get(convId)!;
-    s.convFtsDelete.run(convId);
-    s.convFtsInsert.run(convId, conv.title, conv.summary, conv.workspace);
     if (deferTerms) s.termsStale.run(convId);
-    else rebuildTerms(convId, conv);
     markOffPath(convId);
+    const conv = s.convById.get(convId)!;
+    refreshSummaryFields(conv);
+    if (!deferTerms) rebuildTerms(convId, conv);
+  }
+
+  /**
+   * Derives the conversation's summary from its text as it now stands and writes its conversations_fts
+   * row: the summary field holds the agent's own summary, else the derived one (so the summary signal
+   * has something to match when the agent wrote none). conversation_terms does not need it: every word
+   * of the derived summary is already in the conversation's title or messages.
+   */
+  function refreshSummaryFields(conv: ConvRow): void {
+    const derived = deriveSummary({ firstRequest: s.firstRequest.get(conv.id) ?? null, lastReply: s.lastReply.get(conv.id) ?? null });
+    s.setDerived.run(derived, conv.id, derived);
+    s.convFtsDelete.run(conv.id);
+    s.convFtsInsert.run(conv.id, conv.title, conv.summary ?? (derived || null), conv.workspace);
   }
 
   /** Every document marked stale (by this run's earlier batches, or a run that stopped between two). */
@@ -483,12 +507,22 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
   };
 
   const refreshTermsTx = writeTransaction(db, rebuildStaleTerms);
+  const deriveMissingTx = writeTransaction(db, (ids: readonly number[]) => {
+    for (const id of ids) {
+      const conv = s.convById.get(id);
+      if (conv) refreshSummaryFields(conv);
+    }
+  });
   /**
    * Rebuilds the conversation_terms documents a run left stale when it stopped between two batches
-   * of a file (killed, or the file cut short). A read first: no write lock when there are none.
+   * of a file (killed, or the file cut short), and derives the summaries an index from before
+   * migration 7 lacks (in transactions of 500, so other writers get their turn). A read first: no
+   * write lock when there is nothing to do.
    */
   const refreshStaleTerms = (): void => {
     if (s.staleTerms.get() !== undefined) refreshTermsTx();
+    const missing = s.underived.all();
+    for (let i = 0; i < missing.length; i += 500) deriveMissingTx(missing.slice(i, i + 500));
   };
 
   return {

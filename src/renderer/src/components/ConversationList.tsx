@@ -16,8 +16,8 @@ const ROW_HEIGHT = 80;
 
 /** Memoized on the item, which a loaded page never replaces: scrolling renders only the rows it reveals. */
 const Row = memo(function Row({ item, query }: { item: ConversationListItem; query: string }) {
-  // A search hit's snippet, else the summary, else the first reply: one line of plain text either way.
-  const preview = item.snippet || stripMarkdown(item.summary ?? item.preview ?? '').trim();
+  // A search hit's snippet, else the agent's summary, else Throughline's derived one, else the first reply.
+  const preview = item.snippet || stripMarkdown(item.summary ?? item.derivedSummary ?? item.preview ?? '').trim();
   return (
     <>
       <div className="row-top">
