@@ -108,6 +108,21 @@ describe('throughline mcp in Codex’s environment', () => {
     }
   }, 60_000);
 
+  it('recall_conversations leaves out the Codex session it runs in, and finds the others', async () => {
+    if (!daemon) await startDaemonAsTheShellWould();
+    const client = await codexStarts();
+    try {
+      const api = daemon!.core.api;
+      const own = (await api['conversations.get']({ conversation_id: SESSION })).conversation.id;
+      const twin = (await api['conversations.get']({ conversation_id: '019b7f94-51b4-7593-922e-ba12b5b73b52' })).conversation.id;
+      const hits = textOf(await client.callTool({ name: 'recall_conversations', arguments: { query: 'purpuse' } }));
+      expect(hits).toContain(`#/c/${twin}`);
+      expect(hits).not.toContain(`#/c/${own}`);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it('without the daemon, reads the same index, and a handoff says it needs `throughline serve`', async () => {
     await daemon?.close();
     daemon = null;
