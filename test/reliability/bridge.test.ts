@@ -14,6 +14,8 @@ export const RUNS = { gate: 400 } as const;
 const TOKEN = 'reliability-token-0123456789abcdef';
 let bridge: HttpBridge;
 let calls = 0;
+/** The page's session value, traded for the token on first load (the cookie never holds the token). */
+let session = '';
 
 beforeAll(async () => {
   const status = async () => {
@@ -21,6 +23,14 @@ beforeAll(async () => {
     return { ok: true };
   };
   bridge = await startHttpBridge({ status } as unknown as Api, { token: TOKEN, rendererDir: '/nonexistent' });
+  session = await new Promise<string>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: bridge.port, path: `/?token=${TOKEN}`, headers: { Host: `127.0.0.1:${bridge.port}` } }, (res) => {
+        res.resume();
+        resolve(/=([^;]+);/.exec(res.headers['set-cookie']![0]!)![1]!);
+      })
+      .on('error', reject);
+  });
 });
 afterAll(async () => {
   await bridge?.close();
@@ -48,7 +58,7 @@ describe('HTTP bridge gate', () => {
     );
     const origin = fc.oneof(fc.constant(null), fc.constant('same'), fc.constantFrom('http://evil.example', 'null', 'https://127.0.0.1:PORT', 'http://127.0.0.1', 'http://localhost:PORT.evil.example', 'file://'));
     const site = fc.constantFrom(null, 'same-origin', 'none', 'cross-site', 'same-site');
-    const token = fc.constantFrom('right', 'wrong', 'none', 'prefix', 'padded', 'cookie', 'cookie-wrong', 'other-port-cookie');
+    const token = fc.constantFrom('right', 'wrong', 'none', 'prefix', 'padded', 'cookie', 'cookie-wrong', 'other-port-cookie', 'token-cookie');
     await checkAsyncProperty(
       fc.asyncProperty(host, origin, site, token, async (h, o, s, t) => {
         const hostValue = (h.startsWith('good-') ? goodHosts()[Number(h.slice(5))]! : h).replace('PORT', String(port()));
@@ -60,9 +70,10 @@ describe('HTTP bridge gate', () => {
         else if (t === 'wrong') headers.Authorization = 'Bearer not-the-token-at-all-000000000';
         else if (t === 'prefix') headers.Authorization = `Bearer ${TOKEN.slice(0, -1)}`;
         else if (t === 'padded') headers['X-Throughline-Token'] = `${TOKEN}x`;
-        else if (t === 'cookie') headers.Cookie = `${cookieName(port())}=${TOKEN}`;
-        else if (t === 'cookie-wrong') headers.Cookie = `${cookieName(port())}=${TOKEN.toUpperCase()}`;
-        else if (t === 'other-port-cookie') headers.Cookie = `${cookieName(port() + 1)}=${TOKEN}`;
+        else if (t === 'cookie') headers.Cookie = `${cookieName(port())}=${session}`;
+        else if (t === 'cookie-wrong') headers.Cookie = `${cookieName(port())}=${session.toUpperCase()}`;
+        else if (t === 'other-port-cookie') headers.Cookie = `${cookieName(port() + 1)}=${session}`;
+        else if (t === 'token-cookie') headers.Cookie = `${cookieName(port())}=${TOKEN}`; // the token is no session
         const hostOk = goodHosts().includes(hostValue.toLowerCase());
         const originOk = headers.Origin === undefined || headers.Origin === `http://${hostValue.toLowerCase()}`;
         const tokenOk = t === 'right' || t === 'cookie';

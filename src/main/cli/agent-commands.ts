@@ -9,7 +9,7 @@ import { colorEnabled, columns, createPaint, escapeControls } from './terminal.j
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the daemon: index, watch, and answer agents on the local socket',
-  help: `Usage: throughline serve [--db FILE] [--socket PATH] [--log FILE] [--no-watch] [--ui [--host H] [--port N]]
+  help: `Usage: throughline serve [--db FILE] [--socket PATH] [--log FILE] [--no-watch] [--ui [--host H [--allow-remote]] [--port N]]
 
 Opens (or creates) the index, indexes new sessions in the background and keeps watching them, and
 answers agents on the local socket (JSON-RPC 2.0, one JSON object per line; see docs/agents.md).
@@ -19,6 +19,8 @@ Stops cleanly on SIGINT/SIGTERM. Refuses to start while another server holds the
   --log FILE     the log (default $XDG_STATE_HOME/throughline/daemon.log)
   --no-watch     answer from the index as it is: no indexing, no watching
   --ui           also serve the UI over HTTP on --host (default 127.0.0.1) and --port (default: any free)
+  --allow-remote let --host be other than loopback (127.x, ::1, localhost); refused without it, since
+                 whoever reaches the port and learns the token reads everything (prefer an SSH tunnel)
   --db FILE      the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)
 `,
   async run(args: string[], io: CliIO): Promise<number> {
@@ -28,9 +30,18 @@ Stops cleanly on SIGINT/SIGTERM. Refuses to start while another server holds the
       'no-watch': { type: 'boolean' },
       ui: { type: 'boolean' },
       host: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
       port: { type: 'string' },
     });
     const port = intFlag(values.port, 'port', 0, 65535);
+    if (values.ui && values.host !== undefined && !values['allow-remote']) {
+      // Before anything starts (or the UI is built): the bridge would refuse it too.
+      const { isLoopback, remoteRefusal } = await import('../server/http-security.js');
+      if (!isLoopback(values.host)) {
+        io.err(`throughline serve: ${remoteRefusal(values.host)}\n`);
+        return 1;
+      }
+    }
     if (values.ui) {
       const { ensureUiBuilt } = await import('./ui-build.js');
       const { defaultRendererDir } = await import('../server/http.js');
@@ -44,7 +55,7 @@ Stops cleanly on SIGINT/SIGTERM. Refuses to start while another server holds the
       env: io.env,
       log: values.log ? path.resolve(values.log) : undefined,
       watch: !values['no-watch'],
-      http: values.ui ? { host: values.host ?? '127.0.0.1', port, token: io.env.THROUGHLINE_HTTP_TOKEN } : undefined,
+      http: values.ui ? { host: values.host ?? '127.0.0.1', port, token: io.env.THROUGHLINE_HTTP_TOKEN, allowRemote: values['allow-remote'] } : undefined,
     }).catch((err: Error & { kind?: string }) => {
       // Expected refusals (already running, unsafe folder) are a message, not a stack trace.
       if (err.kind === undefined) throw err;

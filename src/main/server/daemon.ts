@@ -26,7 +26,7 @@ export interface DaemonOptions {
   /** A log file path, a log function, or false for none (default: $XDG_STATE_HOME/throughline/daemon.log). */
   log?: string | LogFn | false;
   /** Serve the UI over localhost HTTP too (`serve --ui`). */
-  http?: { host?: string; port?: number; token?: string; rendererDir?: string };
+  http?: { host?: string; port?: number; token?: string; rendererDir?: string; allowRemote?: boolean };
   timeoutMs?: number;
 }
 
@@ -87,7 +87,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       // Loaded only when asked for, so the plain daemon starts without the UI bridge's code.
       const { startHttpBridge } = await import('./http.js');
       http = await startHttpBridge(core.api, options.http);
-      log('info', `UI at ${http.url}`);
+      // The log is no place for the token (it is kept, rotated, pasted into bug reports).
+      log('info', `UI at ${http.url.replace(/\?token=.*$/, '')} (the token was printed to the terminal only)`);
     } catch (err) {
       await socket.close();
       if (ownCore) core.close();

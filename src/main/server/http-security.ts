@@ -58,13 +58,66 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-/** The token from a header (programs) or the cookie set on first load (the page). Never from the api URL. */
-export function requestToken(req: IncomingMessage, port: number): string | undefined {
+/** The token a program sends in a header. Never from the api URL. */
+export function headerToken(req: IncomingMessage): string | undefined {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
   const header = req.headers['x-throughline-token'];
-  if (typeof header === 'string') return header;
-  return cookie(req, cookieName(port));
+  return typeof header === 'string' ? header : undefined;
+}
+
+/**
+ * The page's sessions. Cookies are not scoped by port: the browser sends this server's cookie to
+ * every other server on 127.0.0.1 as well, so the cookie never holds the token. Opening the printed
+ * URL trades the token for a random session value that only this running server knows; it is
+ * worthless to any other server, and dies with this one. The oldest sessions make way past MAX_SESSIONS.
+ */
+export const MAX_SESSIONS = 32;
+
+export interface Sessions {
+  open(): string;
+  /** The session value of the request's cookie, if this server issued it. */
+  valid(req: IncomingMessage, port: number): boolean;
+}
+
+export function createSessions(): Sessions {
+  const live: string[] = [];
+  return {
+    open() {
+      const value = newToken();
+      live.push(value);
+      if (live.length > MAX_SESSIONS) live.shift();
+      return value;
+    },
+    valid(req, port) {
+      const given = cookie(req, cookieName(port));
+      return live.some((value) => sameToken(given, value));
+    },
+  };
+}
+
+/** A program's header token must be the token; otherwise the page's session cookie must be one of ours. */
+export function authorized(req: IncomingMessage, port: number, token: string, sessions: Sessions): boolean {
+  const given = headerToken(req);
+  return given !== undefined ? sameToken(given, token) : sessions.valid(req, port);
+}
+
+/**
+ * Where the token exchange sends the page: the same path on this server. A path starting with two
+ * slashes (`/.//evil.com/` normalises to `//evil.com/`) would be a link to another host.
+ */
+export function sameServerLocation(url: URL): string {
+  return url.pathname.replace(/^[/\\]+/, '/') + url.search;
+}
+
+export function remoteRefusal(host: string): string {
+  return `Refusing to serve the UI on ${host}: anyone who can reach it and learns the token reads every indexed conversation. Use an SSH tunnel to 127.0.0.1, or add --allow-remote if you mean it.`;
+}
+
+/** Hosts on this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
 }
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);

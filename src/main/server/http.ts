@@ -2,8 +2,9 @@
 // (reached through an SSH tunnel) and for the end-to-end tests.
 //
 // The token: `http://127.0.0.1:PORT/?token=T` is printed once. The first load trades the query token
-// for an HttpOnly, SameSite=Strict cookie and redirects to `/`, so the token leaves the address bar and
-// history and page scripts never see it. Programs send `Authorization: Bearer T` instead.
+// for a session value of this server in an HttpOnly, SameSite=Strict cookie and redirects to `/`, so
+// the token leaves the address bar and history, page scripts never see it, and the cookie the browser
+// also sends to other local ports does not hold it. Programs send `Authorization: Bearer T` instead.
 // `POST /api/METHOD` with JSON params answers the result as JSON, or `{ error: { code, message, data } }`
 // with the JSON-RPC code of dispatch.ts and a matching HTTP status.
 import http from 'node:http';
@@ -11,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Api } from '../../shared/api.js';
 import { ApiError, dispatch, RPC } from '../api/dispatch.js';
-import { allowedHosts, cookieName, hostAllowed, newToken, originAllowed, requestToken, sameToken, SECURITY_HEADERS } from './http-security.js';
+import { allowedHosts, authorized, cookieName, createSessions, hostAllowed, isLoopback, newToken, originAllowed, remoteRefusal, sameServerLocation, sameToken, SECURITY_HEADERS } from './http-security.js';
 import { packageRoot } from '../package-root.js';
 import { sendText, serveStatic } from './http-static.js';
 
@@ -24,6 +25,12 @@ export interface HttpBridgeOptions {
   token?: string;
   /** The built renderer (`npm run build:ui`). */
   rendererDir?: string;
+  /** Listen on a host other than loopback: the person said they mean it (`serve --allow-remote`). */
+  allowRemote?: boolean;
+  /** Open connections at most (default MAX_CONNECTIONS); more are closed as they arrive. */
+  maxConnections?: number;
+  /** A connection with nothing in flight is closed after this long (default IDLE_MS). */
+  idleMs?: number;
 }
 
 export interface HttpBridge {
@@ -35,6 +42,18 @@ export interface HttpBridge {
 }
 
 export const MAX_BODY = 1024 * 1024;
+/**
+ * Another local user can open connections without a token: without a cap, a thousand idle ones
+ * use up the process's file descriptors and the agent socket stops accepting. A browser keeps six
+ * or so per host.
+ */
+export const MAX_CONNECTIONS = 64;
+export const IDLE_MS = 30_000;
+
+/** A bridge the person did not mean to expose: refused before anything listens. */
+export class RemoteHostError extends Error {
+  readonly kind = 'remote-host';
+}
 
 /** Where `npm run build:ui` puts the renderer. */
 export function defaultRendererDir(): string {
@@ -120,7 +139,13 @@ const NEED_TOKEN = `<!doctype html><meta charset="utf-8"><title>Throughline</tit
 
 export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Promise<HttpBridge> {
   const host = options.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !options.allowRemote) {
+    return Promise.reject(
+      new RemoteHostError(remoteRefusal(host)),
+    );
+  }
   const token = options.token ?? newToken();
+  const sessions = createSessions();
   const rendererDir = path.resolve(options.rendererDir ?? defaultRendererDir());
   let hosts = new Set<string>();
   let port = 0;
@@ -132,7 +157,7 @@ export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Prom
 
     if (url.pathname.startsWith('/api/')) {
       if (req.method !== 'POST') return sendText(res, 405, 'Use POST for the api.');
-      if (!sameToken(requestToken(req, port), token)) {
+      if (!authorized(req, port, token, sessions)) {
         return sendError(res, new ApiError(RPC.FORBIDDEN, 'Missing or wrong token.'));
       }
       let method: string;
@@ -153,13 +178,13 @@ export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Prom
       url.searchParams.delete('token');
       res.writeHead(303, {
         ...SECURITY_HEADERS,
-        'Set-Cookie': `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
-        Location: url.pathname + url.search,
+        'Set-Cookie': `${cookieName(port)}=${sessions.open()}; Path=/; HttpOnly; SameSite=Strict`,
+        Location: sameServerLocation(url),
         'Cache-Control': 'no-store',
       });
       return void res.end();
     }
-    if (!sameToken(requestToken(req, port), token)) return sendText(res, 401, NEED_TOKEN, 'text/html; charset=utf-8');
+    if (!authorized(req, port, token, sessions)) return sendText(res, 401, NEED_TOKEN, 'text/html; charset=utf-8');
     serveStatic(res, rendererDir, url.pathname, req.method === 'HEAD');
   };
   const server = http.createServer((req, res) => {
@@ -173,6 +198,10 @@ export function startHttpBridge(api: Api, options: HttpBridgeOptions = {}): Prom
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  // An idle socket (never a request, or a kept-alive one) is closed; a request being answered is not idle.
+  server.keepAliveTimeout = Math.min(5_000, options.idleMs ?? IDLE_MS);
+  server.setTimeout(options.idleMs ?? IDLE_MS, (socket) => socket.destroy());
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
