@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Suggestion } from '../../src/shared/api.js';
 import { createRecall } from '../../src/main/recall/index.js';
 import { assemble } from '../../src/main/recall/context-builder.js';
-import { BLOCK_INTRO, estimateTokens, renderPointerBlock } from '../../src/main/recall/pointer-block.js';
+import { BLOCK_INTRO, estimateTokens, formatSignals, renderPointerBlock } from '../../src/main/recall/pointer-block.js';
 import { READ_LIMITS } from '../../src/main/recall/tools-read.js';
 import { parseHash, routeHash } from '../../src/renderer/src/stores/route.js';
 import { buildIndex, filler, tmpDir } from './helpers.js';
@@ -119,6 +119,12 @@ describe('pointer block', () => {
     expect(renderPointerBlock(many, 200).included.length).toBeLessThan(5);
     expect(renderPointerBlock([], 400)).toEqual({ block: '', included: [], truncated: false });
     expect(renderPointerBlock(many, 50).block).toBe('');
+  });
+
+  it('signals read as their effect on the score, a lowering one with a minus', () => {
+    expect(formatSignals([{ name: 'terms', points: 7.5, detail: 'payout (title)' }, { name: 'recency', points: -1.2, detail: '60 days ago' }])).toBe(
+      'terms payout (title) +7.5; recency 60 days ago -1.2',
+    );
   });
 
   it('a title cannot close the block', () => {

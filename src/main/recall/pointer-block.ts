@@ -25,7 +25,8 @@ export function oneLine(text: string, max: number): string {
 }
 
 export function formatSignals(signals: readonly Signal[]): string {
-  return signals.map((s) => `${s.name}${s.detail ? ` ${oneLine(s.detail, 80)}` : ''} +${s.points}`).join('; ');
+  // A prior that lowers the score (recency of old work) reads as a minus, not "+-0.4".
+  return signals.map((s) => `${s.name}${s.detail ? ` ${oneLine(s.detail, 80)}` : ''} ${s.points < 0 ? '-' : '+'}${Math.abs(s.points)}`).join('; ');
 }
 
 function entry(s: Suggestion, index: number, withPreview: boolean): string {
