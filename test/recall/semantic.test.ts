@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSearch } from '../../src/main/store/search.js';
-import { alternatesFor } from '../../src/main/recall/semantic.js';
+import { alternatesFor, versionSiblings } from '../../src/main/recall/semantic.js';
+import { createRecall } from '../../src/main/recall/index.js';
 import { parseQuery } from '../../src/main/recall/terms.js';
 import { DEFAULT_TABLE, parseTable, WordTableError, wordNeighbors } from '../../src/main/recall/word-neighbors.js';
 import { buildIndex, filler, tmpDir } from './helpers.js';
@@ -55,6 +56,47 @@ describe('soft matches', () => {
     for (const q of ['"sluggish"', 'slugg*', 'sluggish.page', 'v16', 'continue']) {
       expect(alternatesFor(search, parseQuery(q)[0]!, 0, 100)).toEqual([]);
     }
+    db.close();
+  });
+});
+
+describe('version siblings', () => {
+  const convs = [
+    { key: 'v15', title: 'release notes', daysAgo: 30, entries: ['rolled out v15 of the mobile client to the beta ring', 'staged rollout at 10 %'] },
+    { key: 'v12', title: 'old release', daysAgo: 90, entries: ['shipped v12 with the new login', 'done'] },
+    { key: 'v17', title: 'future', daysAgo: 5, entries: ['v17 plans: widgets', 'later'] },
+    { key: 'node', title: 'runtime', daysAgo: 40, entries: ['moved the api to node20', 'ok'] },
+    ...filler(20),
+  ];
+
+  it('a version the history never names stands in for its nearest named ones, earlier first on a tie', () => {
+    const { db } = buildIndex(convs);
+    const search = createSearch(db);
+    const alts = versionSiblings(search, parseQuery('v16')[0]!, 0, 100);
+    expect(alts.map((a) => [a.key, a.similarity])).toEqual([
+      ['v15', 0.8],
+      ['v17', 0.7],
+    ]);
+    // Only the same name: node20 is no sibling of v16; node18 finds node20.
+    expect(versionSiblings(search, parseQuery('node18')[0]!, 0, 100).map((a) => a.key)).toEqual(['node20']);
+    db.close();
+  });
+
+  it('none for a version the history names, for quoted words and for words without a number', () => {
+    const { db } = buildIndex(convs);
+    const search = createSearch(db);
+    expect(versionSiblings(search, parseQuery('v15')[0]!, 1, 100)).toEqual([]);
+    expect(versionSiblings(search, parseQuery('"v16"')[0]!, 0, 100)).toEqual([]);
+    expect(versionSiblings(search, parseQuery('release')[0]!, 0, 100)).toEqual([]);
+    db.close();
+  });
+
+  it('recall_conversations finds the conversation about the nearest version, and says so', () => {
+    const { db, ids } = buildIndex(convs);
+    const recall = createRecall(db);
+    const r = recall.recall({ query: 'roll out v16 to the beta ring like last time', limit: 3 });
+    expect(r.hits[0]?.id).toBe(ids.get('v15'));
+    expect(r.hits[0]?.why).toMatch(/similar: v15 ≈ v16/);
     db.close();
   });
 });

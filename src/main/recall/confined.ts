@@ -39,6 +39,13 @@ export function confineSearch(search: Search, bounds: Bounds): Search {
       return token === undefined ? 0 : count(literal(token));
     },
     matchDf: (match) => count(match),
+    // Indexed terms as stored (stems); only version-like identifiers are asked for, which the
+    // tokenizer keeps as they are, so each is its own query token. Counted, and kept, within bounds.
+    termsBetween: (from, to, limit) =>
+      search
+        .termsBetween(from, to, limit)
+        .map((t) => ({ term: t.term, doc: count(literal(t.term)) }))
+        .filter((t) => t.doc > 0),
     // bm25() of a one-phrase MATCH is the phrase's idf over the whole table times a part that depends
     // on the entry alone (and on the mean entry length, which says nothing about any word): the idf
     // is swapped for the one within bounds.

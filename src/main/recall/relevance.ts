@@ -18,7 +18,7 @@
 // history counts fully) that a conversation accounts for: what the suggestion gate reads.
 import type { Bounds, Search } from '../store/search.js';
 import type { Cues } from './cues.js';
-import { alternatesFor, type Alternate } from './semantic.js';
+import { alternatesFor, versionSiblings, type Alternate } from './semantic.js';
 import { clauseKey, clauseMatch, isIdentifierLike, matchAll, type Clause } from './terms.js';
 
 // A message is scored by FTS5's own bm25 (k1 1.2, b 0.75, the textbook values).
@@ -118,7 +118,8 @@ export function queryTerms(search: Search, clauses: readonly Clause[], cues?: Pi
       df = search.termDf(stems[0]!);
     } else df = search.matchDf(clauseMatch(clause, 'none'));
     const key = clauseKey(clause);
-    const alternates: Alternate[] = alternatesFor(search, clause, df, n >= COMMON_MIN_N ? COMMON_SHARE * n : n);
+    const maxDf = n >= COMMON_MIN_N ? COMMON_SHARE * n : n;
+    const alternates: Alternate[] = [...alternatesFor(search, clause, df, maxDf), ...versionSiblings(search, clause, df, maxDf)];
     out.push({
       key,
       label: clause.quoted ? clause.source : clause.source.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}*]+$/gu, '') || key,

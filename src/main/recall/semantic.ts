@@ -33,6 +33,38 @@ export interface Alternate {
   df: number;
 }
 
+/** A version-like identifier: letters then a number ("v16", "py312", "node20"). */
+const VERSIONED = /^([a-z]+)(\d{1,4})$/;
+/** The nearest other versions stand in for one the history never names: v16 for v15, then v14. */
+const SIBLING_SIMILARITY = [0.8, 0.7] as const;
+
+/**
+ * Stand-ins for a version the history does not name: the same identifier with the nearest other
+ * numbers it does ("roll out v16 like the last one" means the conversation about v15), earlier ones
+ * first on a tie, as the message is more often about what follows earlier work.
+ */
+export function versionSiblings(search: Search, clause: Clause, df: number, maxDf: number): Alternate[] {
+  if (df > 0 || clause.quoted || clause.prefix || clause.tokens.length !== 1) return [];
+  const m = VERSIONED.exec(clause.tokens[0]!);
+  if (!m) return [];
+  const [, name, digits] = m;
+  const wanted = Number(digits);
+  const siblings = search
+    .termsBetween(`${name}0`, `${name}:`, 1_000)
+    .flatMap((t) => {
+      const v = VERSIONED.exec(t.term);
+      return v && v[1] === name && Number(v[2]) !== wanted && t.doc <= maxDf ? [{ term: t.term, df: t.doc, distance: Math.abs(Number(v[2]) - wanted), earlier: Number(v[2]) < wanted }] : [];
+    })
+    .sort((a, b) => a.distance - b.distance || Number(b.earlier) - Number(a.earlier))
+    .slice(0, SIBLING_SIMILARITY.length);
+  return siblings.map((sib, i) => ({
+    clause: { tokens: [sib.term], prefix: false, quoted: false, source: sib.term },
+    key: sib.term,
+    similarity: SIBLING_SIMILARITY[i]!,
+    df: sib.df,
+  }));
+}
+
 /**
  * Soft matches for one clause: a plain word (no phrase, prefix or quotes) in at most UNKNOWN_DF
  * conversations, whose close neighbours this corpus contains.

@@ -141,6 +141,9 @@ export function createSearch(db: Db) {
       'SELECT (SELECT data_version FROM pragma_data_version) AS data_version, total_changes() AS changes',
     ),
     vocab: db.prepare<[string], { doc: number }>('SELECT doc FROM conversation_terms_vocab WHERE term = ?'),
+    vocabRange: db.prepare<[string, string, number], { term: string; doc: number }>(
+      'SELECT term, doc FROM conversation_terms_vocab WHERE term >= ? AND term < ? LIMIT ?',
+    ),
     count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM conversation_terms WHERE conversation_terms MATCH ?'),
     presence: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
       `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
@@ -325,6 +328,8 @@ export function createSearch(db: Db) {
     /** Entries matching one term (a clause's MATCH) within bounds, best bm25 first. */
     termEntries: (match: string, bounds: Bounds, limit: number): TermEntryRow[] =>
       s.termEntries.all({ ...boundParams(bounds), match, limit }),
+    /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
+    termsBetween: (from: string, to: string, limit: number): { term: string; doc: number }[] => s.vocabRange.all(from, to, limit),
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
     termDf: (stem: string): number => cachedDf(`t:${stem}`, () => s.vocab.get(stem)?.doc ?? 0),
     /** Conversations matching a detail=none MATCH (phrases flattened, prefixes): df of a non-plain clause. */
