@@ -45,7 +45,11 @@ suite('compose and settings (browser mode)', () => {
     const signals = await first.getByTestId('signal').allTextContents();
     expect(signals.some((s) => /^Shares \w/.test(s))).toBe(true);
     expect(signals).toContain('Same workspace');
-    for (const s of signals) expect(s).not.toMatch(/\d\.\d|×|\(s\)/);
+    for (const s of signals) expect(s).not.toMatch(/\d\.\d|×|≈|\(s\)/);
+    // Its age said by the same rule as the date on the card (calendar days), not the engine's 24-hour count.
+    const listed = (await first.locator('.row-meta span').last().textContent())!;
+    const said = /\d:\d\d/.test(listed) ? 'today' : /^Yesterday$|days ago$/.test(listed) ? listed.toLowerCase() : `on ${listed}`;
+    expect(signals).toContain(`Last active ${said}`);
     expect(Number((await first.locator('.score-detail summary').textContent())!.replace('Score ', ''))).toBeGreaterThan(0);
     expect(await first.getByTestId('score-detail').textContent()).toMatch(/terms \+\d/);
 

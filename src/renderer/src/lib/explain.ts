@@ -1,7 +1,8 @@
 // Compose in a person's words. The recall engine explains itself for agents and tuning ("best match
 // 2.97 is neither strong (≥ 14)…", "workspace ×"); the window says what that means in plain words and
 // keeps the engine's numbers in a detail line for whoever wants them.
-import type { Signal, SuggestResult } from '../../../shared/api';
+import type { Signal, Suggestion, SuggestResult } from '../../../shared/api';
+import { ageInWords } from './format';
 
 /** "2 conversation(s)" → "2 conversations", "1 term(s)" → "1 term": the engine's text, without "(s)". */
 export function fixPlurals(text: string): string {
@@ -28,26 +29,43 @@ export function explainResult(r: SuggestResult & { detail?: string }): { sentenc
   return { sentence, detail: sentence === reason || !reason ? null : fixPlurals(reason) };
 }
 
-function ageInWords(detail: string | undefined): string {
-  const days = /(\d+)d\b/.exec(detail ?? '');
-  if (!days) return 'Age unknown';
-  const n = Number(days[1]);
-  return n === 0 ? 'From today' : `${plural(n, 'day', 'days')} old`;
+/**
+ * "throttling ≈ limiter, backoff ≈ retry" (the history's word ≈ the message's) → "throttling (you
+ * wrote limiter), backoff (you wrote retry)"; null when the engine wrote something else.
+ */
+function closeMeanings(detail: string | undefined): string | null {
+  const pairs = (detail ?? '').split(/,\s*/).map((p) => p.split(/\s*≈\s*/));
+  if (!pairs.length || pairs.some((p) => p.length !== 2 || !p[0] || !p[1])) return null;
+  return pairs.map(([theirs, yours]) => `${theirs} (you wrote ${yours})`).join(', ');
 }
 
-/** One signal as a person would say it: no points, no symbols. */
-export function signalInWords(s: Signal): string {
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * One signal as a person would say it: no points, no symbols. The suggestion is there for its date:
+ * the age is said by the window's own calendar rule (ageInWords), as on the card's meta line, not
+ * by the engine's count of 24-hour periods.
+ */
+export function signalInWords(s: Signal, of: Pick<Suggestion, 'updatedAt'>, now = Date.now()): string {
   const detail = s.detail?.replace(/\s*\([^)]*\)/g, '').replace(/^×\s*/, '').trim();
   switch (s.name) {
     case 'terms':
       return detail ? `Shares ${detail}` : 'Shares distinctive words';
+    case 'similar': {
+      const close = closeMeanings(s.detail);
+      return close ? `Close in meaning: ${close}` : 'Uses words close in meaning to yours';
+    }
     case 'together':
       return 'Said together in one message';
     case 'workspace':
       return 'Same workspace';
+    case 'time': {
+      const when = detail?.replace(/^active\s+/i, '');
+      return when ? `Active in the time you named: ${when}` : 'Active in the time you named';
+    }
     case 'recency':
     case 'recent':
-      return ageInWords(s.detail);
+      return capitalized(`last active ${ageInWords(of.updatedAt, now)}`);
     case 'title':
     case 'summary':
     case 'transcript':

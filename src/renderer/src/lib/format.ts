@@ -34,16 +34,33 @@ function startOfToday(now: number): number {
   return today.start;
 }
 
+/** Calendar days before today, by the local clock: 0 today, 1 yesterday (not 24-hour periods). */
+function daysAgo(ms: number, now: number): number {
+  const start = startOfToday(now);
+  return ms >= start ? 0 : Math.floor((start - ms) / 86_400_000) + 1;
+}
+
 /** "14:02" today, "Yesterday", "3 days ago", then a date. */
 export function formatRelative(ms: number | null | undefined, now = Date.now()): string {
   if (!ms) return '—';
-  const day = 86_400_000;
-  const start = startOfToday(now);
-  if (ms >= start) return timeFmt.format(ms);
-  if (ms >= start - day) return 'Yesterday';
-  const days = Math.floor((start - ms) / day) + 1;
+  const days = daysAgo(ms, now);
+  if (days === 0) return timeFmt.format(ms);
+  if (days === 1) return 'Yesterday';
   if (days < 7) return `${days} days ago`;
   return dateFmt.format(ms);
+}
+
+/**
+ * The same age inside a sentence ("last active yesterday"): "today", "yesterday", "3 days ago",
+ * "on Nov 12, 2026". One rule with formatRelative, so a card never says "Yesterday" beside "today".
+ */
+export function ageInWords(ms: number | null | undefined, now = Date.now()): string {
+  if (!ms) return 'at an unknown date';
+  const days = daysAgo(ms, now);
+  if (days === 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days} days ago`;
+  return `on ${dateFmt.format(ms)}`;
 }
 
 export function formatBytes(n: number): string {

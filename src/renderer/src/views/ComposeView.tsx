@@ -61,7 +61,7 @@ function SuggestionCard({ s, rank, onOpen }: { s: Suggestion; rank: number; onOp
       <ul className="signals" aria-label="Why it was suggested">
         {s.signals.map((sig, i) => (
           <li key={i} className="signal" data-testid="signal">
-            {signalInWords(sig)}
+            {signalInWords(sig, s)}
           </li>
         ))}
       </ul>
