@@ -105,7 +105,7 @@ interface Rpc {
 /** The socket client, if the server code is there; null otherwise (the figure is then skipped). */
 async function loadClient(): Promise<((socket: string) => Promise<Rpc>) | null> {
   try {
-    const mod = await import('../src/main/server/client-rpc.js');
+    const mod = await import('../src/main/client/socket-client.js');
     return async (socket) => {
       const c = await mod.connectRpc(socket, { connectTimeoutMs: 200, timeoutMs: 60_000 });
       return { call: (method, params) => c.request(method, params), close: () => c.close() };
@@ -137,7 +137,7 @@ export interface DaemonEnv {
 
 export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, callsEach: number): Promise<DaemonFigures | string> {
   const connect = await loadClient();
-  if (!connect) return 'socket client (src/main/server/client-rpc.ts) not present';
+  if (!connect) return 'socket client (src/main/client/socket-client.ts) not present';
   const cli = ensureCliBundle(env.root, env.rebuildCli ?? false);
   const socket = path.join(env.work, 'agent.sock');
   const childEnv: NodeJS.ProcessEnv = {
@@ -216,9 +216,9 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
  */
 export async function inProcessStart(env: DaemonEnv, m: Manifest, sources: { kind: Agent; root: string }[]): Promise<number | string> {
   const connect = await loadClient();
-  let daemonMod: typeof import('../src/main/server/daemon.js');
+  let daemonMod: typeof import('../src/main/daemon/daemon.js');
   try {
-    daemonMod = await import('../src/main/server/daemon.js');
+    daemonMod = await import('../src/main/daemon/daemon.js');
   } catch {
     return 'daemon module not present';
   }

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createIndexer } from '../src/main/ingest/scan.js';
 import { ADAPTERS } from '../src/main/ingest/sources.js';
-import { startDaemon } from '../src/main/server/daemon.js';
+import { startDaemon } from '../src/main/daemon/daemon.js';
 import { openDb } from '../src/main/store/db.js';
 import { corpusSources, ensureCorpus, type Manifest } from './corpus.js';
 

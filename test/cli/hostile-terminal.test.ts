@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
-import { startDaemon } from '../../src/main/server/daemon.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
+import { startDaemon } from '../../src/main/daemon/daemon.js';
 import { escapeControls } from '../../src/main/cli/terminal.js';
 import { useTmp } from '../helpers/tmp.js';
 import { cli, type RunOptions } from './helpers.js';

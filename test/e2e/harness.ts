@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { createCore, type Core } from '../../src/main/api/core.js';
-import { connectRpc, type RpcClient } from '../../src/main/server/client-rpc.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { connectRpc, type RpcClient } from '../../src/main/client/socket-client.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { launchChromium } from './browser.js';
 import { buildCorpus } from './corpus.js';
 

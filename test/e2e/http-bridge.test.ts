@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RPC } from '../../src/main/api/dispatch.js';
+import { RPC } from '../../src/shared/rpc.js';
 import { startHttpBridge, type HttpBridge } from '../../src/main/server/http.js';
 import { fakeApi } from './fake-api.js';
 

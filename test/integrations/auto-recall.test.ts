@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { BIN, buildIndex, FIXTURES, runNode, SHARED_TERM, tempDir, type TestIndex, WS_A } from '../server/helpers.js';
 
 let index: TestIndex;

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claudeHookOutput, isFirstPrompt, runClaudeHook } from '../../src/main/integrations/claude-hook.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { claudeHookOutput, isFirstPrompt, runClaudeHook } from '../../src/main/hook/claude.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { BIN, buildIndex, FIXTURES, runNode, tempDir, type TestIndex } from '../server/helpers.js';
 
 const WORKSPACE = '/Users/User/repo/codemie-ai/codemie-code';

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/api/core.js';
 import { installCodex } from '../../src/main/integrations/codex-install.js';
 import { defaultDbPath, defaultSettingsPath } from '../../src/main/paths-light.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
-import { defaultSocketPath } from '../../src/main/server/paths.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
+import { defaultSocketPath } from '../../src/main/paths-light.js';
 import { buildIndex, FIXTURES, tempDir } from '../server/helpers.js';
 
 const CODEX_DEFAULT_ENV_VARS = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ'];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/api/core.js';
 import { dispatch } from '../../src/main/api/dispatch.js';
-import { guardedCall, localUser } from '../../src/main/server/access-rpc.js';
+import { guardedCall, localUser } from '../../src/main/api/access-policy.js';
 import { INTEGRATIONS } from '../../src/main/integrations/registry.js';
 import { BIN, runNode, tempDir } from '../server/helpers.js';
 

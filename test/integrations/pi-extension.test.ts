@@ -20,7 +20,7 @@ import { createCore } from '../../src/main/api/core.js';
 import { createReader } from '../../src/main/store/read.js';
 import { openDb } from '../../src/main/store/db.js';
 import { installPi } from '../../src/main/integrations/pi-install.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { buildIndex, FIXTURES, SHARED_TERM, tempDir, type TestIndex } from '../server/helpers.js';
 
 const WORKSPACE = '/Users/User/repo/codemie-ai/codemie-code';

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { BIN, buildIndex, runNode, SHARED_TERM, type TestIndex } from '../server/helpers.js';
 
 let index: TestIndex;

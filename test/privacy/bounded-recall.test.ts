@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/api/core.js';
-import { connectRpc, type RpcClient } from '../../src/main/server/client-rpc.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { connectRpc, type RpcClient } from '../../src/main/client/socket-client.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { tempDir } from '../server/helpers.js';
 
 const WS_A = '/work/alpha';

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRpc, type RpcClient } from '../../src/main/server/client-rpc.js';
+import { connectRpc, type RpcClient } from '../../src/main/client/socket-client.js';
 import { BIN } from '../server/helpers.js';
 import { fakeHome, importFile, piSession, type AgentFile, type FakeHome } from './home.js';
 

@@ -5,7 +5,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
 import { BIN } from '../server/helpers.js';
 import { claudeSession, fakeHome, type FakeHome } from './home.js';
 

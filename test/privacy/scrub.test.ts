@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
-import { startDaemon } from '../../src/main/server/daemon.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
+import { startDaemon } from '../../src/main/daemon/daemon.js';
 import { fakeHome, importFile, type FakeHome } from './home.js';
 
 let home: FakeHome;

@@ -9,7 +9,7 @@ import { createIndexer } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
 import { openDb, SCHEMA_VERSION } from '../../src/main/store/db.js';
 import { writeTransaction } from '../../src/main/store/write-lock.js';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
 import type { CliIO } from '../../src/main/cli/command.js';
 import { main } from '../../src/main/cli/main.js';
 import { bundle, ROOT, start, waitFor, type Runnable } from './bundle.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createIndexer } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
 import { openDb, StoreError } from '../../src/main/store/db.js';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
 import { assertIndexIntact } from '../helpers/fuzz-files.js';
 import { start } from './bundle.js';
 import { childEnv, singlePass, snapshot, sourcesUnder, writeGenerated } from './crash-harness.js';

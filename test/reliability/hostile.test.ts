@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/shared/api.js';
 import { createCore, type Core } from '../../src/main/api/core.js';
-import { ApiError, dispatch, RPC } from '../../src/main/api/dispatch.js';
+import { ApiError, dispatch } from '../../src/main/api/dispatch.js';
+import { RPC } from '../../src/shared/rpc.js';
 import { BLOCK_CLOSE, BLOCK_OPEN } from '../../src/main/recall/pointer-block.js';
 import { checkAsyncProperty } from '../helpers/fuzz-ops.js';
 

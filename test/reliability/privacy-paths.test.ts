@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/api/core.js';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
 import { startSocketServer, type SocketServer } from '../../src/main/server/socket.js';
 import { createActivityLog } from '../../src/main/store/activity.js';
 import { ROOT } from './bundle.js';

@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityItem } from '../../src/shared/api.js';
-import { connectRpc } from '../../src/main/server/client-rpc.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { connectRpc } from '../../src/main/client/socket-client.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { BIN, buildIndex, runNode, SHARED_TERM, type TestIndex } from './helpers.js';
 
 let index: TestIndex;

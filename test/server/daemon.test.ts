@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/shared/api.js';
-import { connectRpc, RpcCallError } from '../../src/main/server/client-rpc.js';
-import { startDaemon } from '../../src/main/server/daemon.js';
+import { connectRpc, RpcCallError } from '../../src/main/client/socket-client.js';
+import { startDaemon } from '../../src/main/daemon/daemon.js';
 import { startSocketServer } from '../../src/main/server/socket.js';
 import { buildIndex, exchange, req, spawnDaemon, tempDir, type RpcAnswer, type TestIndex } from './helpers.js';
 

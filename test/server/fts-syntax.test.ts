@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRpc, RpcCallError, type RpcClient } from '../../src/main/server/client-rpc.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { connectRpc, RpcCallError, type RpcClient } from '../../src/main/client/socket-client.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { buildIndex, SHARED_TERM, WS_A, type TestIndex } from './helpers.js';
 
 const NASTY = ['"', '*', 'NEAR(', 'NEAR/2', 'AND', 'OR', 'NOT', ':', '^', '(', ')', '-', '+', '{', '}', "'", '\\', 'title:', '""', '*"', SHARED_TERM, 'migration', ' ', '\t', 'ü', '🙂', '%', '_', ';', 'DROP'];

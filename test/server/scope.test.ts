@@ -1,8 +1,8 @@
 // Who may see what: a token limited to workspace A never gets anything from workspace B, by any method.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { connectRpc, RpcCallError, type RpcClient } from '../../src/main/server/client-rpc.js';
-import { startDaemon, type Daemon } from '../../src/main/server/daemon.js';
+import { connectRpc, RpcCallError, type RpcClient } from '../../src/main/client/socket-client.js';
+import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { buildIndex, SHARED_TERM, tempDir, WS_A, WS_B, type TestIndex } from './helpers.js';
 
 const TOKEN_A = 'token-for-alpha-0123456789';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDaemon } from '../../src/main/server/daemon.js';
+import { startDaemon } from '../../src/main/daemon/daemon.js';
 import { buildIndex, exchange, req, runNode, spawnDaemon, ROOT, SHARED_TERM, type DaemonProcess, type RpcAnswer, type TestIndex } from './helpers.js';
 
 let index: TestIndex;

@@ -2,7 +2,7 @@
 // They are stored as a `jsonl` conversation keyed by the agent's own id, through the same writer.
 import type { Access, AppendParams, AppendResult } from '../../shared/api.js';
 import type { Db } from '../store/db.js';
-import type { EntryRecord, IngestOp } from '../ingest/types.js';
+import type { EntryRecord, IngestOp } from '../store/ops.js';
 import { writeTransaction } from '../store/write-lock.js';
 import type { Writer } from '../store/writer.js';
 import { FULL_ACCESS, within } from './access.js';

@@ -3,7 +3,8 @@
 import type { Api, IntegrationChange, IntegrationInfo } from '../../shared/api.js';
 import { InstallError } from '../integrations/files.js';
 import { findIntegration, INTEGRATIONS, type Integration } from '../integrations/registry.js';
-import { ApiError, RPC } from './dispatch.js';
+import { ApiError } from './dispatch.js';
+import { RPC } from '../../shared/rpc.js';
 
 type IntegrationMethods = Pick<Api, 'integrations.list' | 'integrations.install' | 'integrations.uninstall'>;
 

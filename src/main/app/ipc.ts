@@ -2,7 +2,8 @@
 // and the HTTP bridge do. Only the app's own page may call it.
 import { ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Api } from '../../shared/api.js';
-import { ApiError, dispatch, RPC } from '../api/dispatch.js';
+import { ApiError, dispatch } from '../api/dispatch.js';
+import { RPC } from '../../shared/rpc.js';
 
 export type Reply = { ok: true; result: unknown } | { ok: false; error: { code: number; message: string } };
 

@@ -48,7 +48,7 @@ Stops cleanly on SIGINT/SIGTERM. Refuses to start while another server holds the
       const problem = await ensureUiBuilt(defaultRendererDir(), (line) => io.err(`${line}\n`));
       if (problem) io.err(`throughline serve: ${problem}\n`);
     }
-    const { startDaemon } = await import('../server/daemon.js');
+    const { startDaemon } = await import('../daemon/daemon.js');
     const daemon = await startDaemon({
       dbPath: dbPathFrom(values, io.env),
       socketPath: values.socket ? path.resolve(values.socket) : undefined,

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runClaudeHook } from '../integrations/claude-hook.js';
-import { runGeminiHook } from '../integrations/gemini-hook.js';
-import { stateDir } from '../server/paths.js';
+import { runClaudeHook } from './claude.js';
+import { runGeminiHook } from './gemini.js';
+import { stateDir } from '../paths-light.js';
 import { readStdin } from './read-head.js';
 import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
 

@@ -1,8 +1,7 @@
 // What a turn-start hook asks: `suggest` through the daemon when one answers, else from the index
 // opened read-only (loaded only then: it needs SQLite and zod, which the common path never loads).
 import type { SuggestParams, SuggestResult } from '../../shared/api.js';
-import { defaultDbPath, defaultSettingsPath } from '../paths-light.js';
-import { defaultSocketPath } from '../server/paths.js';
+import { defaultDbPath, defaultSettingsPath, defaultSocketPath } from '../paths-light.js';
 import { callDaemon, DaemonUnavailable } from './daemon-call.js';
 
 export interface DirectOptions {

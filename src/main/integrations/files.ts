@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
-import { defaultDbPath, defaultSettingsPath } from '../paths-light.js';
-import { defaultSocketPath } from '../server/paths.js';
+import { defaultDbPath, defaultSettingsPath, defaultSocketPath } from '../paths-light.js';
 
 export class InstallError extends Error {
   constructor(

@@ -1,17 +1,16 @@
 // How an agent-side process (the MCP server, the Claude Code hook) reaches the index: through the
 // running daemon's socket when one answers, else by opening the index read-only itself. Either way
-// every call goes through the same access rules (access-rpc.ts). A backend that fell back to the
+// every call goes through the same access rules (api/access-policy.ts). A backend that fell back to the
 // index keeps trying the socket (at most once a second), so it goes back to the daemon as soon as
 // one answers: an MCP server started before the daemon, or across a daemon restart, ends up
 // talking to the daemon again without being restarted itself.
 import type { MethodName, MethodParams, MethodResults } from '../../shared/api.js';
-import { RPC } from '../api/dispatch.js';
+import { RPC } from '../../shared/rpc.js';
 import { createCore, type Core } from '../api/core.js';
-import { authenticate, guardedCall, type Principal } from '../server/access-rpc.js';
-import { connectRpc, RpcCallError, SocketUnavailableError, type RpcClient } from '../server/client-rpc.js';
-import { defaultSocketPath } from '../server/paths.js';
+import { authenticate, guardedCall, type Principal } from '../api/access-policy.js';
+import { connectRpc, RpcCallError, SocketUnavailableError, type RpcClient } from '../client/socket-client.js';
+import { defaultDbPath, defaultSocketPath } from '../paths-light.js';
 import { defaultSettingsPath } from '../settings.js';
-import { defaultDbPath } from '../store/db.js';
 
 export interface BackendOptions {
   socketPath?: string;

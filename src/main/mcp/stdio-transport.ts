@@ -4,14 +4,12 @@
 // be read), and keeps a line's size and nesting bounded before the SDK's validation walks it.
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { RPC } from '../../shared/rpc.js';
 
 /** A line longer than this is refused unread (a handoff is at most 100,000 characters). */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** Deeper nesting than any tool's arguments need; the SDK's validation recurses once per level. */
 export const MAX_DEPTH = 64;
-
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
 
 type Id = string | number | null;
 
@@ -46,14 +44,14 @@ export function readLine(line: string): { message: JSONRPCMessage } | { error: {
   try {
     value = JSON.parse(line);
   } catch (err) {
-    return { error: { id: null, code: PARSE_ERROR, message: `Parse error: ${(err as Error).message}. Send one JSON-RPC message per line.` } };
+    return { error: { id: null, code: RPC.PARSE_ERROR, message: `Parse error: ${(err as Error).message}. Send one JSON-RPC message per line.` } };
   }
   const id = readableId(value);
-  if (Array.isArray(value)) return { error: { id: null, code: INVALID_REQUEST, message: 'Invalid request: batches are not supported; send one message per line.' } };
-  if (depth > MAX_DEPTH) return { error: { id, code: INVALID_REQUEST, message: `Invalid request: nested deeper than ${MAX_DEPTH} levels.` } };
+  if (Array.isArray(value)) return { error: { id: null, code: RPC.INVALID_REQUEST, message: 'Invalid request: batches are not supported; send one message per line.' } };
+  if (depth > MAX_DEPTH) return { error: { id, code: RPC.INVALID_REQUEST, message: `Invalid request: nested deeper than ${MAX_DEPTH} levels.` } };
   const checked = JSONRPCMessageSchema.safeParse(value);
   if (!checked.success) {
-    return { error: { id, code: INVALID_REQUEST, message: 'Invalid request: expected a JSON-RPC 2.0 request, notification or response ("jsonrpc": "2.0", a "method" or a "result"/"error").' } };
+    return { error: { id, code: RPC.INVALID_REQUEST, message: 'Invalid request: expected a JSON-RPC 2.0 request, notification or response ("jsonrpc": "2.0", a "method" or a "result"/"error").' } };
   }
   return { message: checked.data };
 }
@@ -94,7 +92,7 @@ export class LineStdioTransport implements Transport {
       this.chunks = [];
       this.size = 0;
       this.skipping = true;
-      this.reply(null, INVALID_REQUEST, `Invalid request: a message is limited to ${MAX_LINE_BYTES} bytes.`);
+      this.reply(null, RPC.INVALID_REQUEST, `Invalid request: a message is limited to ${MAX_LINE_BYTES} bytes.`);
       return;
     }
     this.chunks.push(buf);

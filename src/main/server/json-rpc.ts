@@ -1,6 +1,6 @@
 // JSON-RPC 2.0 framing for the agent socket: one JSON value per line, each line bounded in size.
 // Pure functions and a small line splitter, so the protocol rules are testable without a socket.
-import { RPC } from '../api/dispatch.js';
+import { RPC } from '../../shared/rpc.js';
 
 export type JsonRpcId = string | number | null;
 

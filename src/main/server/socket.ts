@@ -6,20 +6,25 @@
 import net from 'node:net';
 import { z } from 'zod';
 import type { Api } from '../../shared/api.js';
-import { ApiError, RPC } from '../api/dispatch.js';
-import type { ActivityLog } from '../store/activity.js';
-import { authenticate, guardedCall, localUser, summarizeParams, type Principal } from './access-rpc.js';
-import { claimSocket, releaseSocket } from './claim-rpc.js';
+import { ApiError } from '../api/dispatch.js';
+import { RPC } from '../../shared/rpc.js';
+import { authenticate, guardedCall, localUser, summarizeParams, type Principal } from '../api/access-policy.js';
+import { claimSocket, releaseSocket } from '../pid-lock.js';
 import { errorResponse, LineSplitter, parseLine, resultResponse, type Checked, type RpcResponse } from './json-rpc.js';
-import { ensureSocketDir } from './paths.js';
+import { ensureSocketDir } from '../paths-light.js';
 
 export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** Where each answered call is noted for the activity view (the store's activity log). */
+export interface ActivityRecorder {
+  record(client: string, method: string, paramsSummary: string, conversations: number[], bytes: number): void;
+}
 
 export interface SocketServerOptions {
   socketPath: string;
   api: Api;
   /** Records every call for the activity view; omitted in tests that do not care. */
-  activity?: Pick<ActivityLog, 'record'> | null;
+  activity?: ActivityRecorder | null;
   log?: LogFn;
   /** A request line longer than this is refused (default 1 MiB). */
   maxRequestBytes?: number;

@@ -26,7 +26,7 @@ interface ConvRow extends ForgottenConversation {
 export type Forgetter = ReturnType<typeof createForgetter>;
 
 /**
- * A string as the activity log holds it in a request's summary (server/access-rpc.ts summarizeParams:
+ * A string as the activity log holds it in a request's summary (api/access-policy.ts summarizeParams:
  * JSON, strings cut at 80 characters): quoted, so the key "1" does not match every request with a 1.
  */
 function asLogged(value: string): string {

@@ -2,7 +2,7 @@
 // with the file's committed offset and parser state, so a crash never leaves half a batch or an
 // offset that disagrees with the entries.
 import fs from 'node:fs';
-import type { ConversationMeta, EntryRecord, IngestOp, SourcedRecord } from '../ingest/types.js';
+import type { ConversationMeta, EntryRecord, IngestOp, SourcedRecord } from './ops.js';
 import type { SourceKind } from '../../shared/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';

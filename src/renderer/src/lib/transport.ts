@@ -1,6 +1,7 @@
 // One way for the views to call the api, whichever transport carries it: the preload's typed
 // methods inside Electron, or POST /api/METHOD in browser mode (the cookie carries the token).
 import type { Api, MethodName, MethodParams, MethodResults } from '../../../shared/api';
+import { RPC } from '../../../shared/rpc';
 
 export class CallError extends Error {
   constructor(
@@ -54,8 +55,8 @@ export async function call<M extends MethodName>(method: M, params: MethodParams
   }
 }
 
-/** The api's "no such conversation" (RPC.NOT_FOUND in src/main/api/dispatch.ts). */
-export const NOT_FOUND = -32004;
+/** The api's "no such conversation". */
+export const NOT_FOUND = RPC.NOT_FOUND;
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

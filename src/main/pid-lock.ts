@@ -3,7 +3,7 @@
 // a second one is refused. A socket file nobody listens on is stale and replaced.
 import fs from 'node:fs';
 import net from 'node:net';
-import { pidPathFor } from './paths.js';
+import { pidPathFor } from './paths-light.js';
 
 export class AlreadyRunningError extends Error {
   readonly kind = 'already-running';

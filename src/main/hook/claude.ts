@@ -10,11 +10,11 @@
 // This module is on the hook's fast path: Node built-ins and the small hook modules only.
 import fs from 'node:fs';
 import type { SuggestParams } from '../../shared/api.js';
-import { eachLine } from '../hook/read-head.js';
-import { readRecallSwitches } from '../hook/recall-settings.js';
-import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from '../hook/suggest.js';
+import { eachLine } from './read-head.js';
+import { readRecallSwitches } from './recall-settings.js';
+import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
 
-export type { HookOptions } from '../hook/suggest.js';
+export type { HookOptions } from './suggest.js';
 
 export interface ClaudeHookInput {
   session_id?: string;

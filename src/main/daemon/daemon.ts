@@ -8,8 +8,8 @@ import type { Source } from '../ingest/scan.js';
 import { defaultSettingsPath } from '../settings.js';
 import { createActivityLog } from '../store/activity.js';
 import { defaultDbPath } from '../store/db.js';
-import { defaultLogPath, defaultSocketPath } from './paths.js';
-import { startSocketServer, type LogFn } from './socket.js';
+import { defaultLogPath, defaultSocketPath } from '../paths-light.js';
+import { startSocketServer, type LogFn } from '../server/socket.js';
 
 const WATCH_DELAY_MS = 150;
 
@@ -85,7 +85,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   if (options.http) {
     try {
       // Loaded only when asked for, so the plain daemon starts without the UI bridge's code.
-      const { startHttpBridge } = await import('./http.js');
+      const { startHttpBridge } = await import('../server/http.js');
       http = await startHttpBridge(core.api, options.http);
       // The log is no place for the token (it is kept, rotated, pasted into bug reports).
       log('info', `UI at ${http.url.replace(/\?token=.*$/, '')} (the token was printed to the terminal only)`);

@@ -9,10 +9,10 @@
 // versions and one pretty-printed JSON object ({messages: […]}) in older ones.
 import fs from 'node:fs';
 import type { SuggestParams } from '../../shared/api.js';
-import { eachLine } from '../hook/read-head.js';
-import { readRecallSwitches } from '../hook/recall-settings.js';
-import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from '../hook/suggest.js';
-import { ownConversationNote, withinBudget } from './claude-hook.js';
+import { eachLine } from './read-head.js';
+import { readRecallSwitches } from './recall-settings.js';
+import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
+import { ownConversationNote, withinBudget } from './claude.js';
 
 export interface GeminiHookInput {
   session_id?: string;

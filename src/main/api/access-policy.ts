@@ -7,8 +7,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Api, IndexStatus, MethodName, RecallResult, SuggestResult } from '../../shared/api.js';
-import { within } from '../api/access.js';
-import { ApiError, dispatch, RPC, validate } from '../api/dispatch.js';
+import { within } from './access.js';
+import { ApiError, dispatch, validate } from './dispatch.js';
+import { RPC } from '../../shared/rpc.js';
 import { redactPrivate } from '../privacy.js';
 
 export interface Principal {

@@ -2,7 +2,7 @@
 // the benchmark. Requests are pipelined on one connection and matched to answers by id.
 import net from 'node:net';
 import type { MethodName, MethodParams, MethodResults } from '../../shared/api.js';
-import { RPC } from '../api/dispatch.js';
+import { RPC } from '../../shared/rpc.js';
 
 export class RpcCallError extends Error {
   constructor(
