@@ -60,6 +60,21 @@ describe('scoring a sentence', () => {
     db.close();
   });
 
+  it("a summary counts as a field when the agent wrote it, not the one derived from the messages", () => {
+    const { db, ids } = buildIndex([
+      // The derived summary of both starts with their first request, which names the word.
+      { key: 'derived', title: 'queue work', entries: ['the zephyrine consumer lags behind', 'added a partition'] },
+      { key: 'own', title: 'queue work', summary: 'zephyrine consumer lag fixed', entries: ['the zephyrine consumer lags behind', 'added a partition'] },
+      ...filler(30),
+    ]);
+    const search = createSearch(db);
+    const ranked = scoreConversations(search, queryTerms(search, parseQuery('zephyrine')), {});
+    const field = (key: string) => ranked.find((s) => s.id === ids.get(key))!.matches[0]!.field;
+    expect(field('own')).toBe('summary');
+    expect(field('derived')).toBe('messages');
+    db.close();
+  });
+
   it('bounds apply before anything is scored', () => {
     const { db, ids } = buildIndex([{ ...convs[1]!, workspace: '/w/a' }, { ...convs[2]!, workspace: '/w/b' }, ...filler(5)]);
     const search = createSearch(db);

@@ -190,7 +190,7 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
         hitOf(id, mk).title = true;
         if (m.similarity === 1) accs.get(id)!.exact.add(ti);
       }
-      for (const id of search.fieldMatches(matchAll([m.clause], { columns: ['summary'] })!, bounds, FIELD_LIMIT)) {
+      for (const id of search.ownSummaryMatches(matchAll([m.clause], { columns: ['summary'] })!, bounds, FIELD_LIMIT)) {
         acc(id);
         hitOf(id, mk).summary = true;
         if (m.similarity === 1) accs.get(id)!.exact.add(ti);

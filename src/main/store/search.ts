@@ -160,6 +160,10 @@ export function createSearch(db: Db) {
       `SELECT f.rowid AS id FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
        WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
+    ownSummary: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
+      `SELECT f.rowid AS id FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
+       WHERE conversations_fts MATCH @match AND c.summary IS NOT NULL AND ${BOUNDS_SQL} LIMIT @limit`,
+    ),
     // bm25() cannot run inside an aggregate, so the matches are materialized first.
     probe: db.prepare<BoundParams & { match: string; limit: number }, ProbeRow>(
       `WITH m AS MATERIALIZED (
@@ -362,6 +366,12 @@ export function createSearch(db: Db) {
     },
     fieldMatches: (match: string, bounds: Bounds, limit: number): number[] =>
       s.fields.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
+    /**
+     * Conversations whose summary, one the agent wrote (not the one derived from the first request and
+     * the last reply, whose words the messages already count), matches `match` (a summary column filter).
+     */
+    ownSummaryMatches: (match: string, bounds: Bounds, limit: number): number[] =>
+      s.ownSummary.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
     /** One ranked probe: conversations by their best matching entry's bm25. */
     probe: (match: string, bounds: Bounds, limit: number): ProbeRow[] => s.probe.all({ ...boundParams(bounds), match, limit }),
     /** Matching entries (for co-occurrence within one entry). */
