@@ -6,6 +6,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    // Dates a person reads are local (the CLI's days, the window's "Yesterday"): one zone for every
+    // run, so a snapshot made here reads the same on a machine elsewhere.
+    env: { TZ: 'UTC' },
     hookTimeout: 120_000,
     projects: [
       {

@@ -81,7 +81,8 @@ describe('default scoring', () => {
     ];
     c.prior = { factor: 1.2 * 0.9, workspace: 1.2, period: 1, recency: 0.9, age: 60 };
     c.final = 10 * 1.08;
-    const s = signalsOf(c, plain);
+    c.updatedAt = NOW - 60 * DAY;
+    const s = signalsOf(c, plain, NOW);
     expect(s.map((x) => x.name)).toEqual(['terms', 'similar', 'workspace', 'recency']);
     expect(s[0]).toMatchObject({ detail: 'payout (title)', points: 7.5 });
     expect(s[1]).toMatchObject({ detail: 'slow ≈ sluggish', points: 2.5 });

@@ -35,7 +35,7 @@ describe('signals in words', () => {
   const yesterdayEvening = { updatedAt: NOW - 14 * HOUR };
 
   it('says a close meaning as the two words, with no ≈', () => {
-    const signals = signalsOf(candidate(), readCues('the limiter behind the proxy', NOW));
+    const signals = signalsOf(candidate(), readCues('the limiter behind the proxy', NOW), NOW);
     const similar = signals.find((s) => s.name === 'similar')!;
     expect(similar.detail).toBe('throttling ≈ limiter');
     expect(signalInWords(similar, yesterdayEvening, NOW)).toBe('Close in meaning: throttling (you wrote limiter)');
@@ -44,11 +44,12 @@ describe('signals in words', () => {
     expect(signalInWords({ name: 'similar', points: 1, detail: 'odd' }, yesterdayEvening, NOW)).toBe('Uses words close in meaning to yours');
   });
 
-  it('says the age by the calendar, as the card’s date does, not by the engine’s 24-hour count', () => {
-    const signals = signalsOf(candidate(), readCues('the limiter behind the proxy', NOW));
+  it('says the age by the calendar, as the card’s date and the pointer block do', () => {
+    const signals = signalsOf(candidate(), readCues('the limiter behind the proxy', NOW), NOW);
     const recency = signals.find((s) => s.name === 'recency')!;
-    // The engine counts 14 hours as "today"; the card says Yesterday: so must the signal.
-    expect(recency.detail).toBe('today');
+    // 14 hours before 09:00 is yesterday evening: the card, the signal and the engine's own text
+    // (what the pointer block tells the agent) all say so; a count of 24-hour periods said "today".
+    expect(recency.detail).toBe('yesterday');
     expect(formatRelative(yesterdayEvening.updatedAt, NOW)).toBe('Yesterday');
     expect(ageInWords(yesterdayEvening.updatedAt, NOW)).toBe('yesterday');
     expect(signalInWords(recency, yesterdayEvening, NOW)).toBe('Last active yesterday');
@@ -57,7 +58,7 @@ describe('signals in words', () => {
 
   it('says a named period and the workspace plainly', () => {
     const cues = readCues('the proxy limiter from yesterday', NOW);
-    const signals = signalsOf(candidate({ prior: { factor: 1.8, workspace: 1.2, period: 1.5, recency: 1, age: 0 } }), cues);
+    const signals = signalsOf(candidate({ prior: { factor: 1.8, workspace: 1.2, period: 1.5, recency: 1, age: 0 } }), cues, NOW);
     const words = signals.map((s) => signalInWords(s, yesterdayEvening, NOW));
     expect(words).toContain('Same workspace');
     expect(words).toContain('Active in the time you named: yesterday');

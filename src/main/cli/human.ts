@@ -75,10 +75,13 @@ export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
+/** The local calendar day, YYYY-MM-DD: the day the window shows for the same conversation (not UTC's). */
 export function day(iso: string | number | null | undefined): string {
   if (iso === null || iso === undefined) return 'undated';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? 'undated' : d.toISOString().slice(0, 10);
+  if (Number.isNaN(d.getTime())) return 'undated';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 }
 
 /** The line under a title: id, agent, workspace, and whatever else, dimmed and separated by ·. */

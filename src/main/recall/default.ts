@@ -14,6 +14,7 @@
 // conversations and its own new words with none. The bar is one share of the message, not a score,
 // so it means the same in a history of 100 conversations or 50,000; it moves with the sensitivity,
 // and a message that points back needs less of it (it says little besides "that one").
+import { calendarDaysAgo, startOfDay } from '../../shared/age.js';
 import type { Sensitivity, Signal } from '../../shared/api.js';
 import type { ConversationMetaRow } from '../store/search.js';
 import { activeIn, readCues, type Cues } from './cues.js';
@@ -123,14 +124,15 @@ export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-function ageText(age: number | null): string {
-  if (age === null) return 'date unknown';
-  const d = Math.floor(age);
+/** By calendar days, as the window and the CLI count them (src/shared/age.ts), not 24-hour periods. */
+function ageText(updatedAt: number | null, now: number): string {
+  if (updatedAt === null) return 'date unknown';
+  const d = calendarDaysAgo(updatedAt, startOfDay(now));
   return d === 0 ? 'today' : d === 1 ? 'yesterday' : `${d} days ago`;
 }
 
 /** Signals whose points add up to the score: the words, their stand-ins, then each prior's effect. */
-export function signalsOf(c: Candidate, cues: Cues): Signal[] {
+export function signalsOf(c: Candidate, cues: Cues, now: number): Signal[] {
   const exact = c.matches.filter((m) => m.similarity === 1);
   const soft = c.matches.filter((m) => m.similarity < 1);
   const mass = c.matches.reduce((s, m) => s + m.weight, 0) || 1;
@@ -149,7 +151,7 @@ export function signalsOf(c: Candidate, cues: Cues): Signal[] {
   };
   if (c.prior.workspace !== 1) step('workspace', c.prior.workspace, 'same workspace');
   if (c.prior.period !== 1 && cues.period) step('time', c.prior.period, `active ${cues.period.label}`);
-  step('recency', c.prior.recency, ageText(c.prior.age));
+  step('recency', c.prior.recency, ageText(c.updatedAt, now));
   return signals;
 }
 
@@ -173,7 +175,7 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       }
       candidates.sort((a, b) => b.final - a.final || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id);
       const { kept, reason, detail } = selectSuggestions(candidates, coverageBar(ctx.sensitivity, cues, p), p, ctx.gate.maxHits);
-      const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues), updatedAt: c.updatedAt }));
+      const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues, ctx.now), updatedAt: c.updatedAt }));
       ranked.sort(byScoreThenRecent);
       return { ranked, reason, detail, salientTerms, meta };
     },

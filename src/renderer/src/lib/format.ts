@@ -1,4 +1,5 @@
 // Small formatting helpers shared by the views.
+import { calendarDaysAgo, startOfDay } from '../../../shared/age';
 import type { SourceKind } from '../../../shared/types';
 
 export const SOURCE_LABEL: Record<SourceKind, string> = {
@@ -30,14 +31,13 @@ let today = { at: 0, start: 0 };
 
 /** Local midnight, recomputed at most once a minute: a long list formats thousands of dates. */
 function startOfToday(now: number): number {
-  if (now - today.at > 60_000 || now < today.at) today = { at: now, start: new Date(now).setHours(0, 0, 0, 0) };
+  if (now - today.at > 60_000 || now < today.at) today = { at: now, start: startOfDay(now) };
   return today.start;
 }
 
-/** Calendar days before today, by the local clock: 0 today, 1 yesterday (not 24-hour periods). */
+/** Calendar days before today, by the local clock: the one rule of src/shared/age.ts. */
 function daysAgo(ms: number, now: number): number {
-  const start = startOfToday(now);
-  return ms >= start ? 0 : Math.floor((start - ms) / 86_400_000) + 1;
+  return calendarDaysAgo(ms, startOfToday(now));
 }
 
 /** "14:02" today, "Yesterday", "3 days ago", then a date. */
