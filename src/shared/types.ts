@@ -1,7 +1,7 @@
 // Domain types shared by the core, every transport and the renderer.
 // Nothing here imports Node or Electron: the renderer compiles against this file too.
 
-export const SOURCE_KINDS = ['pi', 'claude-code', 'codex', 'gemini', 'opencode', 'copilot', 'cursor', 'droid', 'jsonl'] as const;
+export const SOURCE_KINDS = ['pi', 'claude-code', 'codex', 'gemini', 'opencode', 'copilot', 'cursor', 'droid', 'aider', 'jsonl'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';

@@ -37,16 +37,17 @@ export interface IndexedConversation {
   is_subagent: number;
 }
 
-export function agentIndex(dir: string, kind: SourceKind, env: NodeJS.ProcessEnv = {}) {
+/** `roots`: where to look instead of the agent's default folders under HOME (Aider has none). */
+export function agentIndex(dir: string, kind: SourceKind, env: NodeJS.ProcessEnv = {}, roots?: (home: string) => string[]) {
   const home = path.join(dir, 'home');
   fs.mkdirSync(home, { recursive: true });
   const db: Db = openDb(path.join(dir, 'index.sqlite'));
   const indexer = createIndexer(db, ADAPTERS);
-  const roots = () => ADAPTERS.get(kind)!.defaultRoots(env, home).map((root) => ({ kind, root }));
+  const sources = () => (roots ? roots(home) : ADAPTERS.get(kind)!.defaultRoots(env, home)).map((root) => ({ kind, root }));
   return {
     home,
     db,
-    scan: (): ScanStats => indexer.scan(roots()),
+    scan: (): ScanStats => indexer.scan(sources()),
     /** Writes `content` at `rel` under HOME (folders made as needed) and returns the path. */
     put(rel: string, content: string | Buffer): string {
       const file = path.join(home, rel);

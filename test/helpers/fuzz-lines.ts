@@ -95,6 +95,11 @@ export function corpora(): Corpus[] {
   ];
 }
 
+/** Aider's Markdown history, blank lines kept (they part a reply from Aider's notes): two runs of Aider's own fixture (the second to its /add). */
+export function aiderLines(): string[] {
+  return fs.readFileSync(path.join(FIXTURES, 'aider/aider-chat-history-head2705.md'), 'utf8').split('\n').slice(1675, 1875);
+}
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** `[[[…]]]` or `{"a":{"a":…}}` of the given depth: JSON.parse takes it, recursion over it may not. */

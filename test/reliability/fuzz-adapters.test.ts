@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { IngestOp } from '../../src/main/ingest/types.js';
 import { openDb } from '../../src/main/store/db.js';
 import { createWriter } from '../../src/main/store/writer.js';
-import { corpora, garbageLine, lineAdapter, interleave, mutatedLine, type Corpus } from '../helpers/fuzz-lines.js';
+import { aiderLines, corpora, garbageLine, lineAdapter, interleave, mutatedLine, type Corpus } from '../helpers/fuzz-lines.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
-import { checkProperty, entryTexts, feedChecked, missingFrom } from '../helpers/fuzz-ops.js';
+import { badOp, checkProperty, entryTexts, feedChecked, missingFrom } from '../helpers/fuzz-ops.js';
 
 const SEED = 7_2025;
 /** Cases per adapter and property; an adapter with two corpora (pi: v1 and v3 sessions) splits them. */
@@ -79,6 +79,56 @@ describe('adapter fuzzing', () => {
       counted[c.kind] = (counted[c.kind] ?? 0) + share(c, RUNS.retain);
     });
   }
+
+  // Aider writes Markdown: every line is some text, so a line is only refused for what a crash leaves
+  // (NUL bytes) or a header whose time is not one. Lines are real ones, cut ones, random text,
+  // invalid UTF-8, headers with random times and Aider's line shapes holding random text; the ops of
+  // the turn still open (unfinished) are fed as the pipeline feeds them after each batch.
+  describe('aider (Markdown)', () => {
+    const c: Corpus = { kind: 'aider', file: '/home/u/code/app/.aider.chat.history.md', lines: aiderLines() };
+    const shaped = fc.tuple(fc.constantFrom('#### ', '> ', '', '_', '# aider chat started at '), fc.string({ maxLength: 60 }), fc.constantFrom('', '  ')).map(([a, b, z]) => `${a}${b}${z}`);
+    const stamp = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 })).map(([y, m, d]) => `# aider chat started at ${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')} 12:00:00`);
+    const anyLine = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...c.lines) },
+      { weight: 2, arbitrary: garbageLine(c.lines) },
+      { weight: 2, arbitrary: shaped },
+      { weight: 1, arbitrary: stamp },
+      { weight: 1, arbitrary: fc.constant('\0\0\0\0') },
+    );
+    const feed = (lines: readonly string[]) => {
+      const parser = adapterOf(c).createParser(c.file, undefined);
+      const ops: IngestOp[] = [];
+      lines.forEach((line, i) => {
+        ops.push(...feedChecked(parser, line, i + 1).ops);
+        // As after a batch: the open turn as it stands, and the state through its JSON round trip.
+        if (i % 3 === 2) for (const op of parser.unfinished?.(i === lines.length - 1) ?? []) expect(badOp(op)).toBeNull();
+      });
+      ops.push(...(parser.unfinished?.(true) ?? []));
+      const state = JSON.parse(JSON.stringify(parser.state() ?? null));
+      const row = writer.ensureFile(c.file, c.kind);
+      writer.commitBatch(row, ops, { offset: 0, line: 0, state, size: 0, mtimeMs: 0, inode: 0 });
+      return ops;
+    };
+
+    it('any line gives storable ops or a LineError', () => {
+      checkProperty(fc.property(fc.array(anyLine, { minLength: 1, maxLength: 12 }), (lines) => void feed(lines)), { seed: SEED + 50, numRuns: RUNS.crash });
+      counted.aider = (counted.aider ?? 0) + RUNS.crash;
+    });
+
+    it('a refused line between real lines costs only itself (its gap aside)', () => {
+      const norm = (texts: string[]) => texts.map((t) => t.replace(/\n{2,}/g, '\n'));
+      const clean = norm(entryTexts(feed(c.lines)));
+      expect(clean.length).toBeGreaterThan(3);
+      const refused = fc.oneof(fc.constant('\0\0\0'), fc.string({ maxLength: 20 }).map((t) => `\0${t}`), fc.constant('# aider chat started at 2024-13-45 99:00:00'));
+      checkProperty(
+        fc.property(fc.array(fc.record({ at: fc.nat(), line: refused }), { minLength: 1, maxLength: 10 }), (g) => {
+          expect(missingFrom(norm(entryTexts(feed(interleave(c.lines, g)))), clean)).toEqual([]);
+        }),
+        { seed: SEED + 150, numRuns: RUNS.retain },
+      );
+      counted.aider = (counted.aider ?? 0) + RUNS.retain;
+    });
+  });
 
   it('leaves the index consistent after storing everything the fuzzers produced', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');

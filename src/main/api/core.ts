@@ -5,7 +5,7 @@ import type { Access, Api, IndexStatus } from '../../shared/api.js';
 import type { SourceKind } from '../../shared/types.js';
 import { createRecall } from '../recall/index.js';
 import { createIndexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
-import { ADAPTERS, defaultSources } from '../ingest/sources.js';
+import { ADAPTERS, aiderSources, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
 import { openDb, type Db } from '../store/db.js';
 import { createReader } from '../store/read.js';
@@ -21,7 +21,10 @@ export interface CoreOptions {
   dbPath: string;
   settingsPath: string;
   env?: NodeJS.ProcessEnv;
-  /** Explicit sources; otherwise the enabled sources in settings, else the agents' defaults. */
+  /**
+   * Explicit sources; otherwise the agents' defaults, the enabled sources in settings and the Aider
+   * histories in the workspaces the index knows.
+   */
   sources?: Source[];
   readonly?: boolean;
   nativeBinding?: string;
@@ -47,6 +50,14 @@ export interface Core {
 function isDirectory(p: string): boolean {
   try {
     return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
   } catch {
     return false;
   }
@@ -89,14 +100,23 @@ export function createCore(options: CoreOptions): Core {
   let socketPath: string | null = null;
   const backgroundError = (err: unknown): void => options.onError?.(err as Error);
 
+  /** Aider's history files found by the last scan in the index's workspaces (see aider-sources.ts). */
+  let aiderFound: Source[] = [];
+  const disabledSources = () => new Set(settings.get().sources.filter((s) => !s.enabled).map((s) => `${s.kind}:${s.path}`));
   const sources = (): Source[] => {
     if (options.sources) return options.sources;
     const configured = settings.get().sources.filter((s) => s.enabled);
     const fromSettings = configured.map((s) => ({ kind: s.kind, root: s.path }));
-    const disabled = new Set(settings.get().sources.filter((s) => !s.enabled).map((s) => `${s.kind}:${s.path}`));
-    const defaults = defaultSources(env).filter((s) => !disabled.has(`${s.kind}:${s.root}`));
+    const disabled = disabledSources();
+    const found = [...defaultSources(env), ...aiderFound].filter((s) => !disabled.has(`${s.kind}:${s.root}`));
     const seen = new Set<string>();
-    return [...defaults, ...fromSettings].filter((s) => !seen.has(`${s.kind}:${s.root}`) && seen.add(`${s.kind}:${s.root}`));
+    return [...found, ...fromSettings].filter((s) => !seen.has(`${s.kind}:${s.root}`) && seen.add(`${s.kind}:${s.root}`));
+  };
+  /** Asked once a scan has indexed the other sources: their workspaces may hold Aider histories. */
+  const findAider = (): Source[] => {
+    const disabled = disabledSources();
+    aiderFound = aiderSources(db, env).filter((s) => !disabled.has(`${s.kind}:${s.root}`));
+    return aiderFound;
   };
 
   function scan(): Promise<ScanStats> {
@@ -106,10 +126,12 @@ export function createCore(options: CoreOptions): Core {
     }
     applySettings();
     scanning = indexer
-      .scanAsync(sources(), { onProgress: (p) => (progress = p) })
+      .scanAsync(sources(), { onProgress: (p) => (progress = p), followUp: options.sources ? undefined : findAider })
       .finally(() => {
         scanning = null;
         progress = null;
+        // A scan may have found sources the watcher does not watch yet (an Aider history in a new workspace).
+        if (watcher && watchedKey !== sourcesKey()) startWatcher();
         if (rescanQueued) {
           rescanQueued = false;
           void scan().catch(backgroundError);
@@ -134,9 +156,16 @@ export function createCore(options: CoreOptions): Core {
         ? { active: true, filesDone: progress.filesDone, filesTotal: progress.filesTotal, entries: progress.entries, bytes, rateMBps: secs > 0 ? bytes / 1048576 / secs : 0 }
         : null,
       socket: socketPath,
-      folders: sources().map((s) => ({ kind: s.kind, path: s.root, found: isDirectory(s.root), files: filesUnder(s.root) })),
+      folders: sources().map((s) => folderStatus(s)),
     };
   }
+
+  /** A source as the status shows it: a folder (its indexed files), or one file (a database, a history). */
+  function folderStatus(s: Source): IndexStatus['folders'][number] {
+    if (isFile(s.root)) return { kind: s.kind, path: s.root, found: true, files: fileIndexed.get(s.root) ? 1 : 0 };
+    return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: filesUnder(s.root) };
+  }
+  const fileIndexed = db.prepare('SELECT 1 FROM source_files WHERE path = ?').pluck();
 
   /** Indexed files below `root`: a range over the path index (the separator's next character ends it). */
   const filesUnderStmt = db.prepare('SELECT count(*) FROM source_files WHERE path > @from AND path < @to').pluck();
@@ -148,6 +177,25 @@ export function createCore(options: CoreOptions): Core {
 
   const api = afterSettings(createApi({ db, reader, writer, recall, settings, keeper, status, env }), applySettings);
 
+  let watchedKey = '';
+  const sourcesKey = () => JSON.stringify(sources());
+  function startWatcher(): void {
+    watcher?.close();
+    watchedKey = sourcesKey();
+    watcher = watchSources(sources(), ADAPTERS, {
+      onFile: (kind: SourceKind, file: string) => {
+        try {
+          applySettings();
+          if (fs.existsSync(file)) indexer.indexFile(kind, file);
+          else void scan().catch(backgroundError);
+        } catch (err) {
+          backgroundError(err);
+        }
+      },
+      onRescan: () => void scan().catch(backgroundError),
+    });
+  }
+
   return {
     api,
     db,
@@ -155,19 +203,7 @@ export function createCore(options: CoreOptions): Core {
     scan,
     async watch() {
       await scan();
-      watcher?.close();
-      watcher = watchSources(sources(), ADAPTERS, {
-        onFile: (kind: SourceKind, file: string) => {
-          try {
-            applySettings();
-            if (fs.existsSync(file)) indexer.indexFile(kind, file);
-            else void scan().catch(backgroundError);
-          } catch (err) {
-            backgroundError(err);
-          }
-        },
-        onRescan: () => void scan().catch(backgroundError),
-      });
+      startWatcher();
     },
     setSocketPath(path) {
       socketPath = path;

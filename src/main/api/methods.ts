@@ -51,6 +51,9 @@ export function resumeCommand(c: Conversation): string | null {
       return c.isSubagent ? null : `${cd}cursor-agent --resume ${id}`;
     case 'droid':
       return `${cd}droid --resume ${id}`;
+    case 'aider':
+      // Aider has no session ids: it takes back the repository's whole chat history file (summarised).
+      return `${cd}aider --restore-chat-history`;
     default:
       return null;
   }

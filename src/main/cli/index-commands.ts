@@ -1,7 +1,7 @@
 // `throughline index` and `throughline stats`.
 import fs from 'node:fs';
 import { createIndexer, type ScanProgress, type ScanStats } from '../ingest/scan.js';
-import { ADAPTERS, defaultSources, parseSource } from '../ingest/sources.js';
+import { ADAPTERS, aiderSources, defaultSources, parseSource } from '../ingest/sources.js';
 import { openDb } from '../store/db.js';
 import { countChanges, countSnapshot, indexCounts, indexStats, type CountChanges, type IndexCounts, type IndexStats } from '../store/stats.js';
 import { createExclusions } from '../privacy.js';
@@ -29,7 +29,8 @@ export const indexCommand: Command = {
 
 Indexes new and grown session files; unchanged files are not read again.
   --source KIND=PATH  index this folder or file as KIND (pi, claude-code, codex, gemini, opencode,
-                      copilot, cursor, droid, jsonl); repeatable.
+                      copilot, cursor, droid, aider, jsonl); repeatable. aider=FOLDER finds
+                      every .aider.chat.history.md below FOLDER (a folder of repositories).
                       Without it: each agent's own folder, honouring its override (README: Agents):
                       ~/.pi/agent/sessions (or $PI_CODING_AGENT_DIR/sessions),
                       ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects),
@@ -37,7 +38,9 @@ Indexes new and grown session files; unchanged files are not read again.
                       $GEMINI_CLI_HOME/.gemini/tmp), ~/.copilot/session-state (or
                       $COPILOT_HOME/session-state), ~/.cursor/projects, ~/.factory/sessions,
                       ~/.local/share/opencode/{storage,opencode.db} (or $XDG_DATA_HOME, $OPENCODE_DB),
-                      and Throughline's import folder.
+                      Throughline's import folder, and Aider's .aider.chat.history.md in each
+                      workspace the index knows (and its git root; $AIDER_CHAT_HISTORY_FILE names
+                      another file, absolute or within each repository).
   --rebuild           delete the index and build it again from the agents' files
   --db FILE           the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)
   --json              print one JSON object: what the index holds after the run (conversations,
@@ -75,6 +78,8 @@ Indexes new and grown session files; unchanged files are not read again.
       if (forgotten.conversations.length) scrub(db);
       const stats = createIndexer(db, ADAPTERS, { exclusions }).scan(sources, {
         onProgress: showProgress ? (p) => rawErr(io)(progressLine(p)) : undefined,
+        // Without --source, the Aider histories in the workspaces the index now knows come after.
+        followUp: values.source?.length ? undefined : () => aiderSources(db, io.env),
       });
       if (showProgress) io.err('\n');
       // What the index holds after the run and what the run changed in it (never the parser's

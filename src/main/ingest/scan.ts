@@ -44,6 +44,11 @@ export interface ScanProgress {
 
 export interface ScanOptions {
   onProgress?: (p: ScanProgress) => void;
+  /**
+   * More sources, asked for once the given ones are indexed and scanned after them in the same run:
+   * those found from what the index now holds (Aider's history files in the workspaces it knows).
+   */
+  followUp?: () => readonly Source[];
 }
 
 /** A scan commits after at most this many files or bytes (see indexGroup). */
@@ -330,6 +335,13 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
         }
         // Read ahead before committing: the last batch is the one that rebuilds conversation_terms.
         next = chunks.next();
+        if (parser.unfinished) {
+          try {
+            for (const op of parser.unfinished(next.done === true)) ops.push(op);
+          } catch (err) {
+            problems.push({ line: lineNo, reason: `adapter error: ${(err as Error).message}` });
+          }
+        }
         // The stat is stored with the last batch only: a run stopped before it must not leave the file
         // looking unchanged (size, mtime and inode as seen), or the next scan would skip the rest.
         const size = next.done ? st.size : chunk.endOffset;
@@ -368,7 +380,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     for (const item of items) {
       const full = path.join(dir, item.name);
       // Directory symlinks are not followed: they can loop, and agents do not write them.
-      if (item.isDirectory()) walk(full, adapter, out, stats);
+      if (item.isDirectory()) {
+        if (!adapter.skipFolder?.(item.name)) walk(full, adapter, out, stats);
+      }
       // Anything else named like a session (a file, a link, a FIFO…) goes to indexFile, which reads only
       // regular files and records the rest.
       else if (adapter.isSessionFile(full) && !excluded(full)) out.push(full);
@@ -474,16 +488,28 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     }
   }
 
+  /** The given sources, then (asked for only once they are indexed) the follow-up ones not among them. */
+  function* rounds(sources: readonly Source[], options: ScanOptions): Generator<readonly Source[]> {
+    yield sources;
+    if (!options.followUp) return;
+    const given = new Set(sources.map((s) => `${s.kind}:${path.resolve(s.root)}`));
+    const more = guard(() => options.followUp!()).filter((s) => !given.has(`${s.kind}:${path.resolve(s.root)}`));
+    if (more.length) yield more;
+  }
+
   function scan(sources: readonly Source[], options: ScanOptions = {}): ScanStats {
     const t0 = performance.now();
     const stats = emptyStats();
-    const work = guard(() => (writer.refreshStaleTerms(), discover(sources, stats)));
-    let bytesBefore = -1;
-    for (let i = 0; i < work.length; ) {
-      i = indexNext(work, i, stats, () => true);
-      if (options.onProgress && (stats.bytes !== bytesBefore || i === work.length)) {
-        bytesBefore = stats.bytes;
-        options.onProgress(progress(stats, i, work.length, t0));
+    guard(() => writer.refreshStaleTerms());
+    for (const round of rounds(sources, options)) {
+      const work = guard(() => discover(round, stats));
+      let bytesBefore = -1;
+      for (let i = 0; i < work.length; ) {
+        i = indexNext(work, i, stats, () => true);
+        if (options.onProgress && (stats.bytes !== bytesBefore || i === work.length)) {
+          bytesBefore = stats.bytes;
+          options.onProgress(progress(stats, i, work.length, t0));
+        }
       }
     }
     known = new Map();
@@ -495,18 +521,21 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   async function scanAsync(sources: readonly Source[], options: ScanOptions = {}): Promise<ScanStats> {
     const t0 = performance.now();
     const stats = emptyStats();
-    const work = guard(() => (writer.refreshStaleTerms(), discover(sources, stats)));
-    for (let i = 0; i < work.length; ) {
-      // One transaction per time slice: it never stays open across the yield, where other callers
-      // (the watcher, ingest.append) may write.
-      const slice = performance.now();
-      i = indexNext(work, i, stats, () => performance.now() - slice <= 15);
-      if (i < work.length) {
-        options.onProgress?.(progress(stats, i, work.length, t0));
-        await new Promise((resolve) => setImmediate(resolve));
+    guard(() => writer.refreshStaleTerms());
+    for (const round of rounds(sources, options)) {
+      const work = guard(() => discover(round, stats));
+      for (let i = 0; i < work.length; ) {
+        // One transaction per time slice: it never stays open across the yield, where other callers
+        // (the watcher, ingest.append) may write.
+        const slice = performance.now();
+        i = indexNext(work, i, stats, () => performance.now() - slice <= 15);
+        if (i < work.length) {
+          options.onProgress?.(progress(stats, i, work.length, t0));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
+      options.onProgress?.(progress(stats, work.length, work.length, t0));
     }
-    options.onProgress?.(progress(stats, work.length, work.length, t0));
     known = new Map();
     stats.ms = Math.round(performance.now() - t0);
     return stats;

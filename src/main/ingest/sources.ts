@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SourceKind } from '../../shared/types.js';
 import { SOURCE_KINDS } from '../../shared/types.js';
+import { aiderAdapter } from './adapters/aider.js';
 import { claudeCodeAdapter } from './adapters/claude-code.js';
 import { codexAdapter } from './adapters/codex.js';
 import { copilotAdapter } from './adapters/copilot.js';
@@ -15,6 +16,9 @@ import { piAdapter } from './adapters/pi.js';
 import type { Source } from './scan.js';
 import type { Adapter } from './types.js';
 
+/** Sources found from what the index holds (Aider's histories in its workspaces), asked for after a scan's first round. */
+export { aiderSources } from './aider-sources.js';
+
 export const ADAPTERS: ReadonlyMap<SourceKind, Adapter> = new Map<SourceKind, Adapter>([
   ['pi', piAdapter],
   ['claude-code', claudeCodeAdapter],
@@ -24,6 +28,7 @@ export const ADAPTERS: ReadonlyMap<SourceKind, Adapter> = new Map<SourceKind, Ad
   ['copilot', copilotAdapter],
   ['cursor', cursorAdapter],
   ['droid', droidAdapter],
+  ['aider', aiderAdapter],
   ['jsonl', jsonlAdapter],
 ]);
 

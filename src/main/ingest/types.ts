@@ -27,6 +27,14 @@ export interface LineParser {
   line(text: string, lineNo: number): IngestOp[];
   /** JSON-serialisable state, stored with the committed offset so parsing can resume there. */
   state(): unknown;
+  /**
+   * Ops for what the lines so far leave open, called after each batch: an entry whose end only later
+   * lines will show (the last turn of a Markdown transcript) is stored as it stands, and the same
+   * entry, grown, in a later batch replaces it. The lines' state is not moved on (what it notes, such
+   * as a title given, is stored with the batch). `atEnd`: the batch ends where the file ended when
+   * the scan looked.
+   */
+  unfinished?(atEnd: boolean): IngestOp[];
 }
 
 /**
@@ -52,6 +60,16 @@ interface AdapterBase {
   defaultRoots(env: NodeJS.ProcessEnv, home: string): string[];
   /** Whether a path under a root is a session file of this agent. */
   isSessionFile(path: string): boolean;
+  /**
+   * A folder of a root not to walk into (the agent never writes there: dependencies, caches, VCS data).
+   */
+  skipFolder?(name: string): boolean;
+  /**
+   * The agent's files lie here and there in trees that are not the agent's (Aider writes into each
+   * repository): a folder root is walked at each scan but not watched folder by folder; the files
+   * found are given to the watcher one by one (see core.ts).
+   */
+  sparse?: boolean;
   /**
    * The session file that a changed path stands for, for the watcher: a database's `-wal` file stands
    * for the database. Defaults to the path itself when it is a session file.

@@ -77,7 +77,9 @@ export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<S
     for (const item of items) {
       const full = path.join(dir, item.name);
       // Folder symlinks are not followed, as in the scan: they can loop.
-      if (item.isDirectory()) watchTree(full, kind, adapter, announce);
+      if (item.isDirectory()) {
+        if (!adapter.skipFolder?.(item.name)) watchTree(full, kind, adapter, announce);
+      }
       else if (announce && adapter.isSessionFile(full)) schedule(kind, full);
     }
   };
@@ -97,7 +99,7 @@ export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<S
       }
     }
     // Files may have been written into it before its watch was set: they are announced.
-    if (isDir) watchTree(full, kind, adapter, true);
+    if (isDir && !adapter.skipFolder?.(path.basename(full))) watchTree(full, kind, adapter, true);
   };
 
   /** A root that is one file (a database): its folder is watched for it and its companions (-wal). */
@@ -122,6 +124,9 @@ export function watchSources(sources: readonly Source[], adapters: ReadonlyMap<S
       watchFile(source.root, source.kind, adapter);
       continue;
     }
+    // A tree that is not the agent's (a folder of repositories for Aider): the periodic scan walks it,
+    // and the files it finds come back here one by one.
+    if (adapter.sparse) continue;
     if (perFolder) {
       watchTree(source.root, source.kind, adapter, false);
       continue;

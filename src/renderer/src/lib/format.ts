@@ -11,6 +11,7 @@ export const SOURCE_LABEL: Record<SourceKind, string> = {
   copilot: 'Copilot CLI',
   cursor: 'Cursor',
   droid: 'Droid',
+  aider: 'Aider',
   jsonl: 'Imported',
 };
 
