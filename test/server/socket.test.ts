@@ -100,6 +100,41 @@ describe('protocol errors', () => {
     expect((answers[1] as RpcAnswer).id).toBe('last');
   });
 
+  it("answers another connection's call between the calls of a batch", async () => {
+    // Two connections open before anything is sent: a batch of 100 searches on one, then a status on
+    // the other. The status must not wait for the whole batch (it waited over a second at 10k).
+    const open = () =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const s = net.connect(daemon.socketPath);
+        s.setEncoding('utf8');
+        s.once('error', reject);
+        s.once('connect', () => resolve(s));
+      });
+    const [batcher, other] = await Promise.all([open(), open()]);
+    const order: string[] = [];
+    const answered = (s: net.Socket, name: string) =>
+      new Promise<string>((resolve) => {
+        let buf = '';
+        s.on('data', (d: string) => {
+          buf += d;
+          if (!buf.endsWith('\n')) return;
+          order.push(name);
+          resolve(buf);
+        });
+      });
+    const batchAnswer = answered(batcher, 'batch');
+    const statusAnswer = answered(other, 'status');
+    const calls = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'recall_conversations', params: { query: `${SHARED_TERM} plan ${i}` } }));
+    batcher.write(JSON.stringify(calls) + '\n');
+    other.write(req('s', 'status'));
+    const [batch, status] = await Promise.all([batchAnswer, statusAnswer]);
+    batcher.destroy();
+    other.destroy();
+    expect((JSON.parse(status) as RpcAnswer).result).toBeDefined();
+    expect((JSON.parse(batch) as RpcAnswer[]).map((a) => a.id)).toEqual(calls.map((c) => c.id));
+    expect(order).toEqual(['status', 'batch']);
+  });
+
   it('answers a request split across many small writes, UTF-8 intact', async () => {
     const text = `ünïcødé ${SHARED_TERM} 日本語`;
     const bytes = Buffer.from(req(1, 'recall_conversations', { query: text }));

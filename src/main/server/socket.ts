@@ -1,8 +1,9 @@
 // The agent socket: JSON-RPC 2.0, one JSON object per line, over a Unix socket only this user can open.
 // Each connection answers its requests in order, one at a time; connections take turns (a
-// setImmediate between calls) because every index call is synchronous SQLite work. Memory per
-// connection is bounded: a line is cut off at maxRequestBytes, reading pauses while the queue is full
-// or the client is not reading its answers, and a vanished client's queue is dropped.
+// setImmediate between calls, also between the calls of a batch) because every index call is
+// synchronous SQLite work. Memory per connection is bounded: a line is cut off at maxRequestBytes,
+// reading pauses while the queue is full or the client is not reading its answers, and a vanished
+// client's queue is dropped.
 import net from 'node:net';
 import { z } from 'zod';
 import type { Api } from '../../shared/api.js';
@@ -137,8 +138,13 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
         const response = await answer(parsed.item, item.at);
         return response ? JSON.stringify(response) + '\n' : null;
       }
+      // A batch is its calls in turn, with the same turn-taking as separate lines: other connections
+      // are answered between two of its calls. Run as one, a 100-call batch held another client's
+      // `status` for over a second (BENCHMARKS.md).
       const responses: RpcResponse[] = [];
-      for (const one of parsed.items) {
+      for (const [i, one] of parsed.items.entries()) {
+        if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (closed) return null;
         const r = await answer(one, item.at);
         if (r) responses.push(r);
       }
