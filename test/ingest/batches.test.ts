@@ -43,7 +43,7 @@ describe('large files', () => {
     expect(chunks.length).toBeGreaterThanOrEqual(4);
     let offset = 0;
     for (const c of chunks) {
-      const bytes = c.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+      const bytes = c.lines.reduce((n, l) => n + Buffer.byteLength(l as string) + 1, 0);
       expect(c.endOffset - offset).toBe(bytes);
       expect(bytes).toBeLessThan(MB + 4096); // 1 MB and at most one more line
       offset = c.endOffset;

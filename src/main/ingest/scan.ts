@@ -7,7 +7,7 @@ import { storeErrorFrom, type Db } from '../store/db.js';
 import { writeTransaction } from '../store/write-lock.js';
 import { createWriter, StaleFileError, type FileProgress, type FileRow, type LineProblem } from '../store/writer.js';
 import { NO_EXCLUSIONS, type Exclusions } from '../privacy.js';
-import { readLines } from './read-lines.js';
+import { MAX_LINE, readLines } from './read-lines.js';
 import { openRegular } from './regular-file.js';
 import { LineError, type Adapter, type DocumentAdapter, type IngestOp, type LineParser } from './types.js';
 
@@ -321,6 +321,10 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
         const problems: LineProblem[] = [];
         for (const raw of chunk.lines) {
           lineNo++;
+          if (typeof raw !== 'string') {
+            problems.push({ line: lineNo, reason: `line of ${(raw.skippedBytes / (1 << 20)).toFixed(1)} MB, over the ${MAX_LINE >> 20} MB limit: not read` });
+            continue;
+          }
           let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
           // A byte-order mark (an editor on Windows) is not part of the first record.
           if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
