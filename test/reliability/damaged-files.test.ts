@@ -113,7 +113,7 @@ describe('a missing source folder', () => {
     expectEqualTo(current(t), singlePass(t.dir));
   }, 60_000);
 
-  it('a folder that disappeared keeps its conversations (marked missing); a rebuild says what it cannot bring back', async () => {
+  it('a folder that disappeared keeps its conversations (marked missing); a rebuild refuses to drop them unless told to', async () => {
     const t = world(5700);
     expect((await cliRun(cli(), t, ['index'])).code).toBe(0);
     const before = current(t);
@@ -125,8 +125,12 @@ describe('a missing source folder', () => {
     const after = current(t);
     expect(after.conversations).toEqual(before.conversations);
     expect(after.entries).toEqual(before.entries);
-    const rebuilt = await cliRun(cli(), t, ['index', '--rebuild']);
+    const refused = await cliRun(cli(), t, ['index', '--rebuild']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/holds \d+ conversation\(s\) whose session files are gone .*--drop-missing/);
+    expect(current(t)).toEqual(after);
+    const rebuilt = await cliRun(cli(), t, ['index', '--rebuild', '--drop-missing']);
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.stderr).toMatch(/held \d+ conversation\(s\) whose session files are gone/);
+    expect(rebuilt.stderr).toMatch(/dropped \d+ conversation\(s\) whose session files are gone/);
   }, 60_000);
 });

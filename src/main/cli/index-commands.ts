@@ -9,7 +9,7 @@ import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
-import { dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
+import { CliError, dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
 import { forPerson } from './human.js';
 import { colorEnabled, columns, createPaint, escapeControls, type Paint } from './terminal.js';
 
@@ -25,7 +25,7 @@ function progressLine(p: ScanProgress): string {
 export const indexCommand: Command = {
   name: 'index',
   summary: 'index the agents’ session files (incremental)',
-  help: `Usage: throughline index [--db FILE] [--source KIND=PATH]... [--rebuild] [--json]
+  help: `Usage: throughline index [--db FILE] [--source KIND=PATH]... [--rebuild [--drop-missing]] [--json]
 
 Indexes new and grown session files; unchanged files are not read again.
   --source KIND=PATH  index this folder or file as KIND (pi, claude-code, codex, gemini, opencode,
@@ -41,7 +41,11 @@ Indexes new and grown session files; unchanged files are not read again.
                       Throughline's import folder, and Aider's .aider.chat.history.md in each
                       workspace the index knows (and its git root; $AIDER_CHAT_HISTORY_FILE names
                       another file, absolute or within each repository).
-  --rebuild           delete the index and build it again from the agents' files
+  --rebuild           build the index again from the agents' files, beside the old one, and swap it
+                      in when done. Refused when the index holds conversations whose session files
+                      are gone (agents delete old transcripts: the index may be their only copy),
+                      and when --db is a file that is not an index
+  --drop-missing      with --rebuild: rebuild anyway, without those conversations
   --db FILE           the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)
   --json              print one JSON object: what the index holds after the run (conversations,
                       subagents, entries, files: the counts \`stats\` shows) and what the run changed
@@ -49,7 +53,8 @@ Indexes new and grown session files; unchanged files are not read again.
                       skippedLines, missing, errors, ms
 `,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { values } = parseFlags(args, { source: { type: 'string', multiple: true }, rebuild: { type: 'boolean' } });
+    const { values } = parseFlags(args, { source: { type: 'string', multiple: true }, rebuild: { type: 'boolean' }, 'drop-missing': { type: 'boolean' } });
+    if (values['drop-missing'] && !values.rebuild) throw new UsageError('--drop-missing goes with --rebuild');
     let sources;
     try {
       sources = values.source?.length ? values.source.map(parseSource) : defaultSources(io.env);
@@ -63,8 +68,15 @@ Indexes new and grown session files; unchanged files are not read again.
     // A rebuild is built beside the index and replaces it only once complete: a rebuild that fails
     // (a full disk, a kill) leaves the old index as it was instead of half of a new one.
     const target = values.rebuild ? `${file}.rebuild` : file;
-    if (values.rebuild) removeIndex(target);
-    const gone = values.rebuild ? goneConversations(file) : 0;
+    let gone = 0;
+    if (values.rebuild) {
+      if (!mayBeIndex(file)) {
+        throw new CliError('not-an-index', `index --rebuild: ${file} is not a Throughline index (not an SQLite database), so it is not replaced. Give --db the index file.`);
+      }
+      gone = goneConversations(file);
+      if (gone && !values['drop-missing']) throw wouldLose(file, gone);
+      removeIndex(target);
+    }
     const db = openDb(target);
     let built = false;
     let report: string | null = null;
@@ -110,7 +122,7 @@ Indexes new and grown session files; unchanged files are not read again.
       }
     }
     if (report) io.out(report);
-    if (gone) io.err(`throughline index: the old index held ${gone} conversation(s) whose session files are gone; the rebuilt one cannot have them.\n`);
+    if (gone) io.err(`throughline index: dropped ${gone} conversation(s) whose session files are gone, as --drop-missing asked.\n`);
     if (!values.json) {
       for (const s of absent) io.err(`throughline index: ${s.root} does not exist; nothing was indexed from it (what was indexed from it before is kept).\n`);
     }
@@ -157,16 +169,57 @@ function replaceIndex(rebuilt: string, file: string): void {
   for (const suffix of ['-wal', '-shm']) fs.rmSync(rebuilt + suffix, { force: true });
 }
 
-/** Conversations of the old index whose files are gone (a rebuild cannot bring them back); 0 if unreadable. */
+/**
+ * A rebuild must never silently lose what only the index still holds: conversations whose session
+ * files are gone, and those pushed over the socket (they have no file).
+ */
+function wouldLose(file: string, gone: number): CliError {
+  return new CliError(
+    'would-lose',
+    `index --rebuild: the index holds ${gone} conversation(s) whose session files are gone or that were pushed over the socket (agents delete old transcripts; the index may be their only copy), and a rebuild cannot bring them back. Nothing was changed. To rebuild without them: throughline index --rebuild --drop-missing (copy ${file} first to keep them).`,
+    1,
+    { conversations: gone },
+  );
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * An SQLite file by its header, an empty file, or a damaged index (what --rebuild is for): binary,
+ * in whole pages. A text file (notes, a config) is none of these.
+ */
+function mayBeIndex(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return true; // absent (a new index) or unreadable (openDb says why)
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return false;
+    if (st.size === 0) return true;
+    const head = Buffer.alloc(Math.min(st.size, 4096));
+    fs.readSync(fd, head, 0, head.length, 0);
+    if (head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return true;
+    return st.size % 512 === 0 && head.includes(0);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Conversations of the old index a rebuild cannot bring back (see wouldLose); 0 if unreadable. */
 function goneConversations(file: string): number {
   if (!fs.existsSync(file)) return 0;
   try {
     const db = openDb(file, { readonly: true });
     try {
-      return db
-        .prepare("SELECT count(*) FROM conversations c JOIN source_files f ON f.id = c.file_id WHERE f.status = 'missing'")
-        .pluck()
-        .get() as number;
+      const byFile = db
+        .prepare('SELECT coalesce(f.path, c.path) AS path, f.status AS status, count(*) AS n FROM conversations c LEFT JOIN source_files f ON f.id = c.file_id GROUP BY 1, 2')
+        .all() as { path: string; status: string | null; n: number }[];
+      // Gone since the last run too, not only those the last run saw gone; a pushed conversation's
+      // path (throughline-append://…) is no file at all.
+      return byFile.filter((f) => f.status === 'missing' || !fs.existsSync(f.path)).reduce((sum, f) => sum + f.n, 0);
     } finally {
       db.close();
     }
