@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { KindError } from '../shared/errors.js';
 
 const homeOf = (env: NodeJS.ProcessEnv): string => env.HOME || os.homedir();
 
@@ -26,15 +27,7 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.THROUGHLINE_DB || path.join(dataDir(env), 'index.sqlite');
 }
 
-export class SocketPathError extends Error {
-  constructor(
-    readonly kind: 'unsafe-dir' | 'too-long' | 'io',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SocketPathError';
-  }
-}
+export class SocketPathError extends KindError<'unsafe-dir' | 'too-long' | 'io'> {}
 
 /** Unix socket paths are limited to ~107 bytes (sun_path); longer ones fail with a confusing EINVAL. */
 export const MAX_SOCKET_PATH = 104;

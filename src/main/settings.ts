@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Pins, Settings, SettingsPatch, Sensitivity, Scope, type SettingsView } from '../shared/api.js';
 import { z } from 'zod';
+import { NamedError } from '../shared/errors.js';
 
 export { configDir, defaultSettingsPath } from './paths-light.js';
 
@@ -34,12 +35,7 @@ export function defaultSettings(operator: OperatorConfig = {}): Settings {
   };
 }
 
-export class SettingsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsError';
-  }
-}
+export class SettingsError extends NamedError {}
 
 function readJson(file: string): unknown {
   try {

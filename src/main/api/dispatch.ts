@@ -6,17 +6,11 @@ import { ForbiddenError, NotFoundError } from './errors.js';
 import { RecallError } from '../recall/errors.js';
 import { InstallError } from '../integrations/files.js';
 import { RPC } from '../../shared/rpc.js';
+import { invalidParams } from '../../shared/invalid-params.js';
+import { CodedError } from '../../shared/errors.js';
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+/** An api call refused or failed, with its JSON-RPC code: what every transport answers. */
+export class ApiError extends CodedError {}
 
 export function isMethod(name: string): name is MethodName {
   return Object.prototype.hasOwnProperty.call(METHODS, name);
@@ -27,9 +21,8 @@ export function validate(method: string, params: unknown): { method: MethodName;
   if (!isMethod(method)) throw new ApiError(RPC.METHOD_NOT_FOUND, `Unknown method "${method}".`);
   const parsed = METHODS[method].safeParse(params ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.length ? issue.path.join('.') : '(params)';
-    throw new ApiError(RPC.INVALID_PARAMS, `Invalid params: ${field}: ${issue.message}`, { field });
+    const { field, message } = invalidParams(parsed.error);
+    throw new ApiError(RPC.INVALID_PARAMS, message, { field });
   }
   return { method, params: parsed.data };
 }

@@ -1,6 +1,7 @@
 // What every CLI command is, and the helpers they share.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultDbPath, openDb, type Db } from '../store/db.js';
+import { KindError } from '../../shared/errors.js';
 
 export interface CliIO {
   /** Writes to stdout. Through main(), control characters in it are escaped (see terminal.ts). */
@@ -26,16 +27,15 @@ export interface Command {
 }
 
 /** An error the CLI reports as one line (or one JSON object with --json), with an exit code. */
-export class CliError extends Error {
+export class CliError extends KindError {
   constructor(
-    readonly kind: string,
+    kind: string,
     message: string,
     readonly exitCode = 1,
     /** Extra fields for the JSON form. */
     readonly data?: Record<string, unknown>,
   ) {
-    super(message);
-    this.name = 'CliError';
+    super(kind, message);
   }
 }
 

@@ -3,17 +3,10 @@
 import net from 'node:net';
 import type { MethodName, MethodParams, MethodResults } from '../../shared/api.js';
 import { RPC } from '../../shared/rpc.js';
+import { CodedError } from '../../shared/errors.js';
 
-export class RpcCallError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcCallError';
-  }
-}
+/** The daemon answered a call with a JSON-RPC error. */
+export class RpcCallError extends CodedError {}
 
 /** The connection could not be made or was lost; callers may fall back to opening the index. */
 export class SocketUnavailableError extends Error {

@@ -4,6 +4,7 @@
 // (none listening, or stopped with SIGSTOP: it still accepts connections and never answers) is
 // "unavailable" and the hook may fall back; one that goes quiet mid-call uses up the deadline.
 import type net from 'node:net';
+import { CodedError } from '../../shared/errors.js';
 
 export class DaemonUnavailable extends Error {
   constructor(message: string) {
@@ -12,15 +13,7 @@ export class DaemonUnavailable extends Error {
   }
 }
 
-export class DaemonError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DaemonError';
-  }
-}
+export class DaemonError extends CodedError {}
 
 export interface DaemonCallOptions {
   socketPath: string;

@@ -2,11 +2,11 @@
 // one) opened the ordinary way blocks until someone writes to it, freezing the indexer and with it
 // the daemon. Files are opened without blocking and read only when they are regular files.
 import fs from 'node:fs';
+import { NamedError } from '../../shared/errors.js';
 
-export class NotRegularFileError extends Error {
+export class NotRegularFileError extends NamedError {
   constructor(file: string) {
     super(`${file} is not a regular file (a FIFO, socket, device or folder): not read`);
-    this.name = 'NotRegularFileError';
   }
 }
 

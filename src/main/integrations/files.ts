@@ -5,16 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { defaultDbPath, defaultSettingsPath, defaultSocketPath } from '../paths-light.js';
+import { KindError } from '../../shared/errors.js';
 
-export class InstallError extends Error {
-  constructor(
-    readonly kind: 'unreadable' | 'conflict' | 'missing',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'InstallError';
-  }
-}
+export class InstallError extends KindError<'unreadable' | 'conflict' | 'missing'> {}
 
 /** What install/uninstall did (or, with dryRun, would do), for the CLI to print. */
 export interface InstallReport {

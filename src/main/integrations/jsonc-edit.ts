@@ -3,13 +3,9 @@
 // the person's comments, order, indentation, trailing commas — stays as it was. A small parser finds
 // where each member starts and ends; the edit splices text there. (jsonc-parser's `modify` does the
 // same; it is not a dependency here.)
+import { NamedError } from '../../shared/errors.js';
 
-export class JsoncError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'JsoncError';
-  }
-}
+export class JsoncError extends NamedError {}
 
 interface Node {
   kind: 'object' | 'array' | 'value';

@@ -11,6 +11,7 @@ import { authenticate, guardedCall, type Principal } from '../api/access-policy.
 import { connectRpc, RpcCallError, SocketUnavailableError, type RpcClient } from '../client/socket-client.js';
 import { defaultDbPath, defaultSocketPath } from '../paths-light.js';
 import { defaultSettingsPath } from '../settings.js';
+import { NamedError } from '../../shared/errors.js';
 
 export interface BackendOptions {
   socketPath?: string;
@@ -44,13 +45,12 @@ export interface Backend {
 /** Methods that write: the read-only index cannot answer them, only the daemon can. */
 const WRITES: ReadonlySet<MethodName> = new Set<MethodName>(['history_handoff', 'ingest.append', 'settings.set']);
 
-export class DaemonNeededError extends Error {
+export class DaemonNeededError extends NamedError {
   constructor(method: string) {
     super(
       `${method} needs \`throughline serve\` (or the Throughline app) running: it writes to the index, and no Throughline server answered. ` +
         'Start it and call again; searching and reading work without it.',
     );
-    this.name = 'DaemonNeededError';
   }
 }
 

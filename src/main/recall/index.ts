@@ -32,6 +32,7 @@ import { parseQuery } from './terms.js';
 import { createHistoryTools } from './tools-history.js';
 import { createReadTools } from './tools-read.js';
 import { createRecallTool } from './tools-recall.js';
+import { invalidParams } from '../../shared/invalid-params.js';
 
 export { RecallError } from './errors.js';
 export type { Strategy, Ranked, StrategyContext } from './strategy.js';
@@ -61,8 +62,7 @@ const SUGGEST_MAX_CLAUSES = 64;
 function validate<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   const r = schema.safeParse(params);
   if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new RecallError('invalid', `Invalid params: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+    throw new RecallError('invalid', invalidParams(r.error).message);
   }
   return r.data;
 }

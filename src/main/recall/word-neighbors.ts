@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
+import { NamedError } from '../../shared/errors.js';
 
 export interface Neighbor {
   word: string;
@@ -29,7 +30,7 @@ interface Table {
   links: Buffer;
 }
 
-export class WordTableError extends Error {}
+export class WordTableError extends NamedError {}
 
 export function parseTable(buf: Buffer): Table {
   if (buf.length < 20 || buf.toString('ascii', 0, 4) !== 'TLWN' || buf.readUInt32LE(4) !== 1) {

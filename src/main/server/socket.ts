@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Api } from '../../shared/api.js';
 import { ApiError } from '../api/dispatch.js';
 import { RPC } from '../../shared/rpc.js';
+import { invalidParams } from '../../shared/invalid-params.js';
 import { authenticate, guardedCall, localUser, summarizeParams, type Principal } from '../api/access-policy.js';
 import { claimSocket, releaseSocket } from '../pid-lock.js';
 import { errorResponse, LineSplitter, parseLine, resultResponse, type Checked, type RpcResponse } from './json-rpc.js';
@@ -188,9 +189,8 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
       if (authed || rejected) return errorResponse(id, RPC.FORBIDDEN, 'This connection is already authenticated; open a new connection to change who it is.');
       const parsed = AuthParams.safeParse(params);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const field = issue.path.join('.') || '(params)';
-        return errorResponse(id, RPC.INVALID_PARAMS, `Invalid params: ${field}: ${issue.message}`, { field });
+        const { field, message } = invalidParams(parsed.error);
+        return errorResponse(id, RPC.INVALID_PARAMS, message, { field });
       }
       try {
         principal = await authenticate(api, parsed.data.token, parsed.data.client);

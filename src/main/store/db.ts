@@ -4,18 +4,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './schema.js';
 import { BUSY_TIMEOUT_MS } from './write-lock.js';
+import { KindError } from '../../shared/errors.js';
 
 export type Db = Database.Database;
 
-export class StoreError extends Error {
-  constructor(
-    readonly kind: 'newer-schema' | 'corrupt' | 'readonly' | 'missing' | 'io' | 'full' | 'busy',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'StoreError';
-  }
-}
+export class StoreError extends KindError<'newer-schema' | 'corrupt' | 'readonly' | 'missing' | 'io' | 'full' | 'busy'> {}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -10,6 +10,7 @@ import { writeTransaction } from './write-lock.js';
 import { createForgetter } from './forget.js';
 import { NO_EXCLUSIONS, redactPrivate, type Exclusions } from '../privacy.js';
 import { deriveSummary } from './derived-summary.js';
+import { NamedError } from '../../shared/errors.js';
 
 export interface FileRow {
   id: number;
@@ -55,10 +56,9 @@ export type Writer = ReturnType<typeof createWriter>;
  * Another process (the daemon, a CLI run) committed this file after its row was read: this batch
  * would redo or undo that work. The caller stops reading the file; the other process has it.
  */
-export class StaleFileError extends Error {
+export class StaleFileError extends NamedError {
   constructor(path: string) {
     super(`${path} was indexed further by another process meanwhile`);
-    this.name = 'StaleFileError';
   }
 }
 

@@ -2,9 +2,8 @@
 // Session files are untrusted input, so every field is checked before use.
 
 // The format-independent helpers are shared with the other adapters.
-import { isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json } from './text.js';
-export { isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json };
-export const ARGS_MAX = 200;
+import { argSummary, isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json } from './text.js';
+export { argSummary, isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json };
 
 /** A short preview: first `max` chars, no trailing marker (titles and summaries are shown inline). */
 export function preview(text: string, max: number): string {
@@ -40,21 +39,6 @@ export function titleFromText(text: string): string | undefined {
     .map((s) => s.trim())
     .find((s) => s.length > 0 && s !== '[image]');
   return line === undefined ? undefined : preview(line, TITLE_MAX);
-}
-
-// The argument that says most about a call, in order of preference (bash, read/edit/write, grep, web).
-const SALIENT_ARGS = ['command', 'path', 'file_path', 'pattern', 'url', 'query'];
-
-/** A one-line summary of a tool call's arguments: the salient one if any, else compact JSON. */
-export function argSummary(args: unknown): string {
-  if (isObject(args)) {
-    for (const key of SALIENT_ARGS) {
-      const v = args[key];
-      if (typeof v === 'string' && v.length > 0) return truncate(v, ARGS_MAX);
-    }
-  }
-  if (args === undefined) return '';
-  return truncate(JSON.stringify(args) ?? '', ARGS_MAX);
 }
 
 /**

@@ -100,12 +100,15 @@ export function dirName(path: string): string {
   return i < 0 ? '' : path.slice(0, i);
 }
 
+/** How much of a tool call's arguments its entry keeps, for every agent alike. */
+export const CALL_TEXT_MAX = 500;
+
 // The argument that says most about a tool call: shell command, file, search pattern, web target,
-// then a sub-agent's description or task.
+// then a sub-agent's description or task. One list for every agent, so the same call reads the same.
 const SALIENT_ARGS = ['command', 'cmd', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt', 'message'];
 
 /** A one-line-ish summary of a tool call's arguments: the salient one if any, else compact JSON. */
-export function argSummary(args: unknown, max: number): string {
+export function argSummary(args: unknown, max = CALL_TEXT_MAX): string {
   if (isObject(args)) {
     for (const key of SALIENT_ARGS) {
       const v = args[key];
