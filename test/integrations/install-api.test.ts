@@ -42,7 +42,7 @@ describe('integrations over the api', () => {
     const { items } = await core.api['integrations.list']({});
     expect(items.map((i) => i.id)).toEqual(INTEGRATIONS.map((i) => i.id));
     expect(items.every((i) => i.state === 'absent')).toBe(true);
-    expect(items.find((i) => i.id === 'codex')!.files).toEqual([path.join(home, '.codex', 'config.toml')]);
+    expect(items.find((i) => i.id === 'codex')!.files).toEqual([path.join(home, '.codex', 'config.toml'), path.join(home, '.codex', 'hooks.json')]);
   });
 
   it('install writes what `throughline install` writes; uninstall takes it away again', async () => {

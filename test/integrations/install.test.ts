@@ -234,7 +234,7 @@ describe('the CLI', () => {
       runNode([BIN, 'install', 'codex'], { env: envIn(broken, { CODEX_HOME: broken }) }),
     ]);
     expect(install.code).toBe(0);
-    expect(JSON.parse(install.stdout).changed).toEqual([launcherPath(env), path.join(dir, 'config.toml')]);
+    expect(JSON.parse(install.stdout).changed).toEqual([launcherPath(env), path.join(dir, 'config.toml'), path.join(dir, 'hooks.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/claude, codex/);
     expect(refused.code).toBe(1);

@@ -97,10 +97,10 @@ $THROUGHLINE_CONVERSATION: the default "conversation" for the history tools.
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'turn-start hook for Claude Code (`hook claude`) and Gemini CLI (`hook gemini`); reads the hook JSON on stdin',
-  help: `Usage: throughline hook claude|gemini [--db FILE] [--socket PATH]
+  summary: 'turn-start hook for Claude Code (`hook claude`), Codex (`hook codex`) and Gemini CLI (`hook gemini`); reads the hook JSON on stdin',
+  help: `Usage: throughline hook claude|codex|gemini [--db FILE] [--socket PATH]
 
-Run by the agent (installed by \`throughline install claude\` or \`install gemini\`). Reads the hook JSON on
+Run by the agent (installed by \`throughline install claude\`, \`install codex\` or \`install gemini\`). Reads the hook JSON on
 stdin; before a session's first prompt (or every prompt, with autoRecallWhen "every") prints the pointer
 block as additionalContext; for Claude Code, on SessionStart after a compaction, a note on the history
 tools; otherwise nothing. Never fails the prompt: it exits 0 within 2 s, whatever happens, and errors go
@@ -125,14 +125,15 @@ async function agentArg(positionals: string[], verb: string) {
 function installCommand(verb: 'install' | 'uninstall'): Command {
   return {
     name: verb,
-    summary: verb === 'install' ? 'connect an agent: claude, gemini (hook + MCP), codex, opencode, copilot, cursor, droid (MCP), pi (extension)' : 'remove what `install` added for an agent',
+    summary: verb === 'install' ? 'connect an agent: claude, codex, gemini (hook + MCP), opencode, copilot, cursor, droid (MCP), pi (extension)' : 'remove what `install` added for an agent',
     help: `Usage: throughline ${verb} claude|codex|pi|gemini|opencode|copilot|cursor|droid [--dry-run] [--json]
 
 ${
   verb === 'install'
     ? `claude  adds a UserPromptSubmit hook and a SessionStart("compact") hook to $CLAUDE_CONFIG_DIR/settings.json
         (default ~/.claude/settings.json) and the MCP server "throughline" to the user's .claude.json
-codex   adds [mcp_servers.throughline] to $CODEX_HOME/config.toml (default ~/.codex/config.toml)
+codex   adds [mcp_servers.throughline] to $CODEX_HOME/config.toml (default ~/.codex/config.toml) and a
+        UserPromptSubmit hook to $CODEX_HOME/hooks.json (Codex runs it once you trust it in /hooks)
 pi      copies the extension to $PI_CODING_AGENT_DIR/extensions/ (default ~/.pi/agent/extensions/)
 gemini  adds mcpServers.throughline and a BeforeAgent hook to ~/.gemini/settings.json ($GEMINI_CLI_HOME)
 opencode adds mcp.throughline to $XDG_CONFIG_HOME/opencode/opencode.jsonc or opencode.json

@@ -78,7 +78,8 @@ export function ownConversationNote(sessionId: string): string {
   return `This conversation is Throughline conversation "${sessionId}"; pass it as "conversation" to history_search and history_read (and to recall_conversations, which then leaves it out).`;
 }
 
-function output(event: 'UserPromptSubmit' | 'SessionStart', context: string): string {
+/** The hook answer Claude Code (and Codex, which reads the same) adds to the model's context. */
+export function hookJson(event: 'UserPromptSubmit' | 'SessionStart', context: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } }) + '\n';
 }
 
@@ -88,7 +89,7 @@ export async function claudeHookOutput(input: ClaudeHookInput, options: HookOpti
   if (event === 'SessionStart') {
     // After a compaction the model has only a summary: remind it where the rest is.
     if (input.source !== 'compact' || !input.session_id) return '';
-    return output(
+    return hookJson(
       'SessionStart',
       'Throughline: earlier details of this conversation are no longer in your context but still stored. ' +
         'If you need one, search with history_search, then read only what you need with history_read (mode "tail" for what came right before the compaction) — do not guess from the summary. ' +
@@ -116,21 +117,32 @@ export async function claudeHookOutput(input: ClaudeHookInput, options: HookOpti
   const result = await hookSuggest(params, 'claude-code', options, deadline, async () => first ?? (await isFirstPrompt(input.transcript_path, prompt)));
   if (!result?.block.trim()) return '';
   const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
-  return output('UserPromptSubmit', result.block.trimEnd() + note);
+  return hookJson('UserPromptSubmit', result.block.trimEnd() + note);
 }
 
 /** Parses stdin and runs the hook within its time budget; resolves to the text to print, never rejects. */
-export async function runClaudeHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
-  let input: ClaudeHookInput;
+export function runClaudeHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
+  return runHookOn(stdin, options, log, 'hook', claudeHookOutput);
+}
+
+/** Parses the hook JSON on stdin (`what` names it in the log) and runs `output` on it within the time budget. */
+export async function runHookOn<T extends { hook_event_name?: string }>(
+  stdin: string,
+  options: HookOptions,
+  log: (message: string) => void,
+  what: string,
+  output: (input: T, options: HookOptions, deadline: number) => Promise<string>,
+): Promise<string> {
+  let input: T;
   try {
     const value: unknown = JSON.parse(stdin);
     if (typeof value !== 'object' || value === null) throw new Error('expected a JSON object');
-    input = value as ClaudeHookInput;
+    input = value as T;
   } catch (err) {
-    log(`hook input is not JSON: ${(err as Error).message}`);
+    log(`${what} input is not JSON: ${(err as Error).message}`);
     return '';
   }
-  return withinBudget(options.budgetMs ?? DEFAULT_BUDGET_MS, input.hook_event_name, log, (deadline) => claudeHookOutput(input, options, deadline));
+  return withinBudget(options.budgetMs ?? DEFAULT_BUDGET_MS, input.hook_event_name, log, (deadline) => output(input, options, deadline));
 }
 
 /** Runs `fn` and resolves to its output, or to '' once the budget is spent or on any failure. */

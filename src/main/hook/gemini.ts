@@ -12,7 +12,7 @@ import type { SuggestParams } from '../../shared/api.js';
 import { eachLine } from './read-head.js';
 import { readRecallSwitches } from './recall-settings.js';
 import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
-import { ownConversationNote, withinBudget } from './claude.js';
+import { ownConversationNote, runHookOn } from './claude.js';
 
 export interface GeminiHookInput {
   session_id?: string;
@@ -100,15 +100,6 @@ export async function geminiHookOutput(input: GeminiHookInput, options: HookOpti
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: result.block.trimEnd() + note } }) + '\n';
 }
 
-export async function runGeminiHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
-  let input: GeminiHookInput;
-  try {
-    const value: unknown = JSON.parse(stdin);
-    if (typeof value !== 'object' || value === null) throw new Error('expected a JSON object');
-    input = value as GeminiHookInput;
-  } catch (err) {
-    log(`gemini hook input is not JSON: ${(err as Error).message}`);
-    return '';
-  }
-  return withinBudget(options.budgetMs ?? DEFAULT_BUDGET_MS, input.hook_event_name, log, (deadline) => geminiHookOutput(input, options, deadline));
+export function runGeminiHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
+  return runHookOn<GeminiHookInput>(stdin, options, log, 'gemini hook', geminiHookOutput);
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runClaudeHook } from './claude.js';
+import { runCodexHook } from './codex.js';
 import { runGeminiHook } from './gemini.js';
 import { stateDir } from '../paths-light.js';
 import { readStdin } from './read-head.js';
@@ -16,7 +17,7 @@ const MAX_STDIN = 1024 * 1024;
 /** Past the budget, what is left to print gets this long before the process ends regardless. */
 const EXIT_GRACE_MS = 150;
 
-export const HOOK_AGENTS = ['claude', 'gemini'] as const;
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini'] as const;
 
 function logger(env: NodeJS.ProcessEnv): (message: string) => void {
   const file = path.join(stateDir(env), 'hook.log');
@@ -41,8 +42,9 @@ export async function hookOutput(args: string[], env: NodeJS.ProcessEnv, stdin: 
       socketPath: typeof values.socket === 'string' ? values.socket : undefined,
     };
     if (agent === 'claude') return await runClaudeHook(await stdin(), options, log);
+    if (agent === 'codex') return await runCodexHook(await stdin(), options, log);
     if (agent === 'gemini') return await runGeminiHook(await stdin(), options, log);
-    log(`hook: unknown agent "${agent ?? ''}" (expected ${HOOK_AGENTS.join(' or ')})`);
+    log(`hook: unknown agent "${agent ?? ''}" (expected ${HOOK_AGENTS.join(', ')})`);
   } catch (err) {
     log(`hook: ${(err as Error).stack ?? String(err)}`);
   }

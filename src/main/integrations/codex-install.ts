@@ -9,14 +9,40 @@
 // XDG_RUNTIME_DIR, XDG_DATA_HOME and THROUGHLINE_* the server would look for another socket and
 // another index than the person's shell, so the paths this shell resolves are pinned in `env`.
 // (`env_vars` would forward them instead, but Codex builds without it reject the whole table.)
+//
+// And the turn-start hook: a UserPromptSubmit command hook in $CODEX_HOME/hooks.json (Claude Code's
+// hooks schema: `hooks.UserPromptSubmit` = [{hooks: [{type: "command", command, timeout (s)}]}];
+// codex-rs/config/src/hook_config.rs), edited like the JSON agents' settings so the person's own
+// hooks and comments stay. Codex (0.124 and later) runs a hook the person has not trusted not at
+// all, and says nothing: the install says to trust it in Codex's /hooks.
 import path from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { emptyReport, home, InstallError, pinnedEnv, readText, stateOf, updateFile, type InstallOptions, type InstallReport, type InstallState } from './files.js';
+import { emptyReport, home, InstallError, pinnedEnv, readText, removeFile, shellQuote, stateOf, updateFile, type InstallOptions, type InstallReport, type InstallState } from './files.js';
+import { hasOurHook, readJsonSettings, withoutOurHook, withOurHook, type JsonHook } from './json-mcp-install.js';
 import { agentCommand } from './launcher.js';
 
+const codexHome = (env: NodeJS.ProcessEnv): string => env.CODEX_HOME || path.join(home(env), '.codex');
+
 export function codexConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml');
+  return path.join(codexHome(env), 'config.toml');
 }
+
+export function codexHooksPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(codexHome(env), 'hooks.json');
+}
+
+const OUR_HOOK = /throughline(\.mjs)?'?\s+hook\s+codex\b/;
+
+export const CODEX_HOOK: JsonHook = {
+  event: ['hooks', 'UserPromptSubmit'],
+  group: (cmd) => ({ hooks: [{ type: 'command', command: [cmd.command, ...cmd.args, 'hook', 'codex'].map(shellQuote).join(' '), timeout: 10 }] }),
+  isOurs: (group) => {
+    const hooks = (group as { hooks?: unknown } | null)?.hooks;
+    return Array.isArray(hooks) && hooks.some((h) => typeof (h as { command?: unknown })?.command === 'string' && OUR_HOOK.test((h as { command: string }).command));
+  },
+};
+
+const withNewline = (text: string): string => (text && !text.endsWith('\n') ? text + '\n' : text);
 
 type Toml = Record<string, unknown>;
 
@@ -81,6 +107,8 @@ export function installCodex(options: InstallOptions = {}): InstallReport {
   const report = emptyReport(options.dryRun);
   const before = readText(file);
   parseToml(before ?? '', file);
+  const hooksFile = codexHooksPath(env);
+  const hooks = readJsonSettings(hooksFile);
   const cmd = options.command ?? agentCommand(env, report);
 
   const pins = pinnedEnv(env);
@@ -110,18 +138,34 @@ export function installCodex(options: InstallOptions = {}): InstallReport {
   // Already installed the same way: leave the file byte for byte as it is.
   const current = before === undefined ? undefined : ourEntry(parseToml(before, file));
   updateFile(file, before, JSON.stringify(current) === JSON.stringify(wanted) ? before! : next, report);
+  const hooksNext = withOurHook(hooks.text ?? '', CODEX_HOOK, cmd);
+  updateFile(hooksFile, hooks.text, hooksNext === hooks.text ? hooks.text : withNewline(hooksNext), report);
+  report.notes.push(
+    `Codex runs the turn-start hook in ${hooksFile} only once you trust it: open /hooks in Codex and trust Throughline's UserPromptSubmit hook (hooks need Codex 0.124 or later).`,
+  );
   report.notes.push(`Codex's MCP server will use the socket ${pins.THROUGHLINE_SOCKET} and the index ${pins.THROUGHLINE_DB} (pinned in config.toml: Codex passes MCP servers only a few environment variables).`);
   if (env.THROUGHLINE_TOKEN) {
     report.notes.push('THROUGHLINE_TOKEN is set here but is not written into config.toml; to pass it, add env_vars = ["THROUGHLINE_TOKEN"] to [mcp_servers.throughline].');
   }
-  report.notes.push('Restart Codex to pick up the MCP server (`/mcp` lists it).');
+  report.notes.push('Restart Codex to pick up the MCP server and the hook (`/mcp` and `/hooks` list them).');
   return report;
+}
+
+/** Takes our hook out of hooks.json; a file left holding only `{}` goes (an empty object says nothing). */
+function uninstallCodexHook(env: NodeJS.ProcessEnv, report: InstallReport): void {
+  const file = codexHooksPath(env);
+  const { text } = readJsonSettings(file);
+  if (text === undefined) return;
+  const next = withoutOurHook(text, CODEX_HOOK);
+  if (next !== text && /^\s*\{\s*\}\s*$/.test(next)) removeFile(file, report, false);
+  else updateFile(file, text, next, report);
 }
 
 export function uninstallCodex(options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
   const file = codexConfigPath(env);
   const report = emptyReport(options.dryRun);
+  uninstallCodexHook(env, report);
   const before = readText(file);
   if (before === undefined) return report;
   const config = parseToml(before, file);
@@ -139,10 +183,11 @@ export function uninstallCodex(options: InstallOptions = {}): InstallReport {
   return report;
 }
 
-/** Installed when config.toml has an mcp_servers.throughline that runs `… mcp` through Throughline. */
+/** Installed when config.toml has an mcp_servers.throughline that runs `… mcp` through Throughline, and hooks.json our hook. */
 export function codexState(env: NodeJS.ProcessEnv = process.env): InstallState {
   const file = codexConfigPath(env);
+  const hooksFile = codexHooksPath(env);
   const entry = ourEntry(parseToml(readText(file) ?? '', file)) as { command?: unknown; args?: unknown } | undefined;
   const words = entry ? [entry.command, ...(Array.isArray(entry.args) ? entry.args : [])].filter((w): w is string => typeof w === 'string') : [];
-  return stateOf([words.some((w) => /throughline/.test(w)) && words.includes('mcp')], [file]);
+  return stateOf([words.some((w) => /throughline/.test(w)) && words.includes('mcp'), hasOurHook(readJsonSettings(hooksFile).config, CODEX_HOOK)], [file, hooksFile]);
 }

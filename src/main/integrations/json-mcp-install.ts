@@ -19,8 +19,15 @@ export interface JsonMcpAgent {
   /** Our server's entry in the agent's schema (`servers`: where it goes, from serversPath). */
   entry(cmd: Launch, env: Record<string, string>, servers: readonly string[]): JsonObject;
   /** A turn-start hook in the same file, where the agent has one (Gemini CLI's BeforeAgent). */
-  hook?: { event: string[]; group(cmd: Launch): JsonObject; isOurs(group: unknown): boolean };
+  hook?: JsonHook;
   restart: string;
+}
+
+/** A hook in a JSON settings file: the path of its event's groups, our group, and how to know ours. */
+export interface JsonHook {
+  event: string[];
+  group(cmd: Launch): JsonObject;
+  isOurs(group: unknown): boolean;
 }
 
 const WORD = /throughline/;
@@ -33,7 +40,8 @@ export function runsThroughlineMcp(entry: unknown): boolean {
   return words.some((w) => WORD.test(w)) && words.includes('mcp');
 }
 
-function read(file: string): { text: string | undefined; config: JsonObject } {
+/** A JSON (with comments) settings file's text and value; refuses one that is not a JSON object. */
+export function readJsonSettings(file: string): { text: string | undefined; config: JsonObject } {
   const text = readText(file);
   let value: unknown;
   try {
@@ -61,18 +69,36 @@ function removeEmptying(text: string, path: readonly string[]): string {
   return out;
 }
 
-function withoutOurHook(text: string, config: JsonObject, hook: NonNullable<JsonMcpAgent['hook']>): string {
-  const groups = at(config, hook.event);
+/** `text` without our hook group (and without the event and parents that leaves empty). */
+export function withoutOurHook(text: string, hook: JsonHook): string {
+  const groups = at(parsed(text), hook.event);
   if (!Array.isArray(groups) || !groups.some(hook.isOurs)) return text;
   const rest = groups.filter((g) => !hook.isOurs(g));
   return rest.length ? setJsonc(text, hook.event, rest) : removeEmptying(text, hook.event);
+}
+
+/** `text` with our hook group, once, after the person's own; the same text when it is already so. */
+export function withOurHook(text: string, hook: JsonHook, cmd: Launch): string {
+  const group = hook.group(cmd);
+  const groups = at(parsed(text), hook.event);
+  const ours = Array.isArray(groups) ? groups.filter(hook.isOurs) : [];
+  if (ours.length === 1 && JSON.stringify(ours[0]) === JSON.stringify(group)) return text;
+  const without = withoutOurHook(text, hook);
+  const now = at(parsed(without), hook.event);
+  return setJsonc(without, hook.event, [...(Array.isArray(now) ? now : []), group]);
+}
+
+/** Whether `config` holds our hook group. */
+export function hasOurHook(config: JsonObject, hook: JsonHook): boolean {
+  const groups = at(config, hook.event);
+  return Array.isArray(groups) && groups.some(hook.isOurs);
 }
 
 export function installJsonMcp(spec: JsonMcpAgent, options: InstallOptions = {}): InstallReport {
   const env = options.env ?? process.env;
   const report = emptyReport(options.dryRun);
   const file = spec.file(env);
-  const { text, config } = read(file);
+  const { text, config } = readJsonSettings(file);
   const cmd = options.command ?? agentCommand(env, report);
   const servers = spec.serversPath(config);
   const existing = at(config, [...servers, 'throughline']);
@@ -85,15 +111,9 @@ export function installJsonMcp(spec: JsonMcpAgent, options: InstallOptions = {})
     changed = true;
   }
   if (spec.hook) {
-    const group = spec.hook.group(cmd);
-    const groups = at(config, spec.hook.event);
-    const ours = Array.isArray(groups) ? groups.filter(spec.hook.isOurs) : [];
-    if (ours.length !== 1 || JSON.stringify(ours[0]) !== JSON.stringify(group)) {
-      next = withoutOurHook(next, parsed(next), spec.hook);
-      const now = at(parsed(next), spec.hook.event);
-      next = setJsonc(next, spec.hook.event, [...(Array.isArray(now) ? now : []), group]);
-      changed = true;
-    }
+    const withHook = withOurHook(next, spec.hook, cmd);
+    changed ||= withHook !== next;
+    next = withHook;
   }
   if (changed && !next.endsWith('\n')) next += '\n';
   // Already installed the same way: the file stays byte for byte as it is.
@@ -112,23 +132,20 @@ export function uninstallJsonMcp(spec: JsonMcpAgent, options: InstallOptions = {
   const env = options.env ?? process.env;
   const report = emptyReport(options.dryRun);
   const file = spec.file(env);
-  const { text, config } = read(file);
+  const { text, config } = readJsonSettings(file);
   if (text === undefined) return report;
   const servers = spec.serversPath(config);
   let next = text;
   if (runsThroughlineMcp(at(config, [...servers, 'throughline']))) next = removeEmptying(next, [...servers, 'throughline']);
-  if (spec.hook) next = withoutOurHook(next, parsed(next), spec.hook);
+  if (spec.hook) next = withoutOurHook(next, spec.hook);
   updateFile(file, text, next, report);
   return report;
 }
 
 export function jsonMcpState(spec: JsonMcpAgent, env: NodeJS.ProcessEnv = process.env): InstallState {
   const file = spec.file(env);
-  const { config } = read(file);
+  const { config } = readJsonSettings(file);
   const found = [runsThroughlineMcp(at(config, [...spec.serversPath(config), 'throughline']))];
-  if (spec.hook) {
-    const groups = at(config, spec.hook.event);
-    found.push(Array.isArray(groups) && groups.some(spec.hook.isOurs));
-  }
+  if (spec.hook) found.push(hasOurHook(config, spec.hook));
   return stateOf(found, [file]);
 }

@@ -45,7 +45,7 @@ export const INTEGRATIONS: readonly Integration[] = [
   {
     id: 'codex',
     agent: 'Codex',
-    adds: 'the MCP server with the recall and history tools',
+    adds: 'a hook that offers earlier conversations before a session’s first prompt (trust it in Codex’s /hooks), and the MCP server with the recall and history tools',
     install: (env, o) => installCodex({ env, ...o }),
     uninstall: (env, o) => uninstallCodex({ env, ...o }),
     state: (env) => codexState(env),

@@ -1,0 +1,83 @@
+// `throughline hook codex`: Codex (0.124 and later: hooks on by default) runs this on UserPromptSubmit
+// with {session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, prompt}
+// on stdin and adds `hookSpecificOutput.additionalContext` to the turn — the same output as Claude
+// Code's (codex-rs/hooks/src/events/user_prompt_submit.rs). Same decisions as the Claude Code hook:
+// the pointer block before a session's first message (or on every message when so set), never
+// failing the prompt, and the note that names this conversation, which Codex's MCP servers are not
+// told otherwise.
+//
+// The transcript is the session's rollout file: every prompt the person typed is an
+// `event_msg` of type `user_message` there (other role:user items are Codex's own context).
+import fs from 'node:fs';
+import type { SuggestParams } from '../../shared/api.js';
+import { eachLine } from './read-head.js';
+import { readRecallSwitches } from './recall-settings.js';
+import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
+import { hookJson, ownConversationNote, runHookOn } from './claude.js';
+
+export interface CodexHookInput {
+  session_id?: string;
+  transcript_path?: string | null;
+  cwd?: string;
+  hook_event_name?: string;
+  prompt?: string;
+}
+
+/** Stops reading a rollout after this much: a session that long is not at its first prompt. */
+const HEAD_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * True when the rollout holds no prompt of the person's other than (possibly) this one. A rollout
+ * not written yet is a first prompt; no transcript at all (an ephemeral session) cannot be told
+ * apart from a later prompt, so it is not.
+ */
+export function codexIsFirstPrompt(transcriptPath: string | null | undefined, prompt: string): boolean {
+  if (!transcriptPath) return false;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(transcriptPath);
+  } catch {
+    return true;
+  }
+  if (!st.isFile()) return false;
+  let earlier = false;
+  const whole = eachLine(transcriptPath, HEAD_LIMIT, (line) => {
+    if (!line.includes('"user_message"')) return false;
+    let record: { type?: unknown; payload?: { type?: unknown; message?: unknown } };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return false;
+    }
+    const p = record.payload;
+    earlier = record.type === 'event_msg' && p?.type === 'user_message' && typeof p.message === 'string' && p.message.trim() !== prompt.trim();
+    return earlier;
+  });
+  return !earlier && whole;
+}
+
+export async function codexHookOutput(input: CodexHookInput, options: HookOptions = {}, deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)): Promise<string> {
+  if (input.hook_event_name !== 'UserPromptSubmit' || !input.prompt?.trim()) return '';
+  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
+  if (!switches.autoRecall) return '';
+  const prompt = input.prompt;
+  let first: boolean | undefined;
+  if (!switches.every) {
+    if (!codexIsFirstPrompt(input.transcript_path, prompt)) return '';
+    first = true;
+  }
+  const params: SuggestParams = {
+    text: prompt.slice(0, 20_000),
+    workspace: input.cwd || undefined,
+    conversation: input.session_id || input.transcript_path || undefined,
+    ...(first ? { first } : {}),
+  };
+  const result = await hookSuggest(params, 'codex', options, deadline, async () => first ?? codexIsFirstPrompt(input.transcript_path, prompt));
+  if (!result?.block.trim()) return '';
+  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
+  return hookJson('UserPromptSubmit', result.block.trimEnd() + note);
+}
+
+export function runCodexHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
+  return runHookOn<CodexHookInput>(stdin, options, log, 'codex hook', codexHookOutput);
+}
