@@ -63,6 +63,7 @@ suite('compose and settings (browser mode)', () => {
 
   it('says why nothing would be suggested', async () => {
     const { page } = await app.open({ hash: '#/compose' });
+    await page.getByLabel('Workspace', { exact: true }).fill(LEDGER);
     await page.getByLabel('Message', { exact: true }).fill('thanks, that is all for today');
     await expect.poll(() => page.getByTestId('suggest-reason').textContent()).toMatch(/Nothing would be suggested/);
     // A sentence for a person; the engine's own words and numbers behind "Details".
@@ -71,6 +72,16 @@ suite('compose and settings (browser mode)', () => {
     expect(sentence).not.toMatch(/\d|≥|×|\(s\)|df|salient/);
     expect(await page.getByTestId('suggestion').count()).toBe(0);
     expect(await page.getByTestId('pointer-block').count()).toBe(0);
+  });
+
+  it('with "This workspace only" and no workspace typed, says so instead of searching everywhere', async () => {
+    const { page } = await app.open({ hash: '#/compose' });
+    await page.getByLabel('Message', { exact: true }).fill('the token bucket rate limiter keeps answering 429 behind the proxy');
+    await expect.poll(() => page.locator('.result-reason').textContent()).toMatch(/“This workspace only”, but no workspace is given/);
+    expect(await page.getByTestId('suggestion').count()).toBe(0);
+    // A folder inside the workspace's repository is that workspace (issue 17 §4).
+    await page.getByLabel('Workspace', { exact: true }).fill(`${LEDGER}/src/webhooks`);
+    await expect.poll(() => page.getByTestId('suggestion').filter({ hasText: 'Add a rate limiter to the payments webhook endpoint' }).count()).toBe(1);
   });
 
   it('opens a clicked suggestion at the matching entry, scrolled into view and highlighted', async () => {

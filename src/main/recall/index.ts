@@ -29,6 +29,8 @@ import { salientStrategy } from './salient.js';
 import { signalsStrategy } from './signals.js';
 import type { Strategy } from './strategy.js';
 import { parseQuery } from './terms.js';
+import { workspaceRoot } from './workspace.js';
+import { createWorkspaceLookup } from '../store/workspace-roots.js';
 import { createHistoryTools } from './tools-history.js';
 import { createReadTools } from './tools-read.js';
 import { createRecallTool } from './tools-recall.js';
@@ -56,6 +58,8 @@ export interface RecallOptions {
   strategies?: Partial<Record<StrategyName, Strategy>>;
 }
 
+export const NO_WORKSPACE = 'scope is "this workspace only", but no workspace was given: pass the workspace, or scope "everywhere"';
+
 /** Most clauses a suggestion looks at: a pasted log must not turn into hundreds of probes. */
 const SUGGEST_MAX_CLAUSES = 64;
 
@@ -78,6 +82,8 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
   const recallTool = createRecallTool(search);
   const clock = options.now ?? Date.now;
 
+  const knownWorkspaces = createWorkspaceLookup(db);
+  const repositoryOf = (folder: string): string => workspaceRoot(folder, { known: knownWorkspaces });
   const idOf = (ref: string | number): number | null => reader.conversation(ref)?.id ?? null;
 
   function suggestion(row: ConversationMetaRow, score: number, signals: Suggestion['signals']): Suggestion {
@@ -121,8 +127,12 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
       const id = idOf(ref);
       if (id !== null) exclude.add(id);
     }
+    // "This workspace only" with no workspace to go by would search everywhere unannounced.
+    if (scope === 'workspace' && !params.workspace) return { ...base, suggestions: [], block: '', reason: NO_WORKSPACE };
+    // The repository the caller works in (a limited token's folder is never widened: it may see no more).
+    const root = params.workspace ? (confined ? params.workspace : repositoryOf(params.workspace)) : null;
     const bounds: Bounds = {
-      workspace: scope === 'workspace' ? (params.workspace ?? null) : null,
+      workspace: scope === 'workspace' ? root : null,
       exclude: [...exclude],
       includeSubagents: params.includeSubagents ?? false,
     };
@@ -131,7 +141,7 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     const strategy = strategies[strategyName];
     if (!clauses.length) return { ...base, suggestions: [], block: '', reason: 'no terms left after stop words', salientTerms: [] };
     const within = confined ? confineSearch(search, { workspace: bounds.workspace, includeSubagents: true }) : search;
-    const outcome = strategy.suggest({ text: params.text, clauses, sensitivity, workspace: params.workspace ?? null, bounds, now, gate, search: within });
+    const outcome = strategy.suggest({ text: params.text, clauses, sensitivity, workspace: root, bounds, now, gate, search: within });
     const meta = outcome.meta ?? search.conversations(outcome.ranked.map((r) => r.id));
     const ranked = outcome.ranked.flatMap((r) => {
       const row = meta.get(r.id);
@@ -167,7 +177,8 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
       // Like suggest: the caller's live conversation would match its own words first.
       const own = params.conversation ? idOf(params.conversation) : null;
       const exclude = own === null ? [] : [own];
-      if (!confined) return recallTool.recall(params, exclude);
+      // A workspace named from inside a repository means the repository, as for suggest.
+      if (!confined) return recallTool.recall(params.workspace && params.workspace !== 'all' ? { ...params, workspace: repositoryOf(params.workspace) } : params, exclude);
       const workspace = params.workspace && params.workspace !== 'all' ? params.workspace : null;
       return createRecallTool(confineSearch(search, { workspace, includeSubagents: true })).recall(params, exclude);
     },

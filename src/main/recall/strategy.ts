@@ -3,6 +3,7 @@ import type { Sensitivity, Signal, StrategyName } from '../../shared/api.js';
 import type { Bounds, ConversationMetaRow, Search } from '../store/search.js';
 import type { Gate } from './presets.js';
 import type { Clause } from './terms.js';
+import { underRoot } from './workspace.js';
 
 export interface Ranked {
   id: number;
@@ -17,7 +18,7 @@ export interface StrategyContext {
   /** The message, parsed into stop-word-filtered clauses. */
   clauses: Clause[];
   sensitivity: Sensitivity;
-  /** The caller's workspace (for same-workspace signals), whatever the scope. */
+  /** The caller's workspace root (for same-workspace signals), whatever the scope. */
   workspace: string | null;
   /** SQL bounds: scope, the caller's own and already listed conversations, sub-agents. */
   bounds: Bounds;
@@ -55,9 +56,10 @@ export function byScoreThenRecent(a: Ranked, b: Ranked): number {
   return b.score - a.score || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id;
 }
 
-/** Same workspace: equal paths, ignoring a trailing slash. */
-export function sameWorkspace(a: string | null | undefined, b: string | null | undefined): boolean {
-  if (!a || !b) return false;
-  const norm = (p: string) => (p.length > 1 ? p.replace(/[\\/]+$/, '') : p);
-  return norm(a) === norm(b);
+/**
+ * Same workspace: the conversation's folder is the caller's workspace root or lies under it (the root
+ * is the repository, recall/workspace.ts; the seed's "Same workspace/repo").
+ */
+export function sameWorkspace(conversation: string | null | undefined, root: string | null | undefined): boolean {
+  return underRoot(conversation, root);
 }

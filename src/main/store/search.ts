@@ -11,9 +11,10 @@ import type Database from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { ConversationRow } from './read.js';
 import { TOKENIZE } from './schema.js';
+import { normalizeFolder } from './workspace-roots.js';
 
 export interface Bounds {
-  /** Only conversations of this workspace (exact path). */
+  /** Only conversations of this workspace: that folder or below it (recall/workspace.ts gives the root). */
   workspace?: string | null;
   /** Never these conversation ids (the caller's own, already listed ones). */
   exclude?: readonly number[];
@@ -29,12 +30,16 @@ interface BoundParams {
   since: number | null;
 }
 
-const BOUNDS_SQL = `c.is_subagent <= @sub AND (@ws IS NULL OR c.workspace = @ws)
+// The workspace and everything under it: '0' is the character after '/', so the range holds exactly the
+// paths that start with `@ws/` (and it can use conversations_workspace).
+const BOUNDS_SQL = `c.is_subagent <= @sub AND (@ws IS NULL OR c.workspace = @ws OR (c.workspace >= @ws || '/' AND c.workspace < @ws || '0'))
   AND (@since IS NULL OR coalesce(c.updated_at, c.created_at, 0) >= @since)
   AND c.id NOT IN (SELECT value FROM json_each(@ex))`;
 
+const BOUND_ORDER = [...BOUNDS_SQL.matchAll(/@(\w+)/g)].map((m) => m[1] as keyof BoundParams);
+
 function boundParams(b: Bounds = {}): BoundParams {
-  return { ws: b.workspace ?? null, ex: JSON.stringify(b.exclude ?? []), sub: b.includeSubagents ? 1 : 0, since: b.since ?? null };
+  return { ws: b.workspace ? normalizeFolder(b.workspace) : null, ex: JSON.stringify(b.exclude ?? []), sub: b.includeSubagents ? 1 : 0, since: b.since ?? null };
 }
 
 /** What scoring needs of a conversation row (read.ts declares the row). */
@@ -360,8 +365,8 @@ export function createSearch(db: Db) {
         t.entries ? [t.title, t.summary, t.entries, ...(t.fields ? [t.fields] : [])] : [t.title, t.summary, t.terms],
       );
       const b = boundParams(bounds);
-      // BOUNDS_SQL's named parameters in order of appearance: sub, ws, ws, since, since, ex.
-      args.push(b.sub, b.ws, b.ws, b.since, b.since, b.ex);
+      // BOUNDS_SQL's named parameters, positional here, in their order of appearance.
+      for (const name of BOUND_ORDER) args.push(b[name]);
       return maskStatement(terms).all(...args);
     },
     fieldMatches: (match: string, bounds: Bounds, limit: number): number[] =>

@@ -21,6 +21,7 @@ export function explainResult(r: SuggestResult & { detail?: string }): { sentenc
   let sentence: string;
   if (reason === 'disabled') sentence = 'Auto-recall is off: agents are offered nothing, though they can still search your history with their tools.';
   else if (/withheld/.test(reason)) sentence = reason;
+  else if (/no workspace was given/.test(reason)) sentence = 'Where to look is “This workspace only”, but no workspace is given: type the agent’s working directory, or look in all your workspaces.';
   else if (r.suggestions.length === 1) sentence = 'It shares distinctive words with your message.';
   else if (r.suggestions.length > 1) sentence = 'Each of them shares distinctive words with your message.';
   else if (/stop words/.test(reason)) sentence = 'Every word of the message is too common to point at an earlier conversation.';
