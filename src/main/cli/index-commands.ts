@@ -7,6 +7,7 @@ import { countChanges, countSnapshot, indexCounts, indexStats, type CountChanges
 import { createExclusions } from '../privacy.js';
 import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
+import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
 import { CliError, dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
@@ -44,7 +45,8 @@ Indexes new and grown session files; unchanged files are not read again.
   --rebuild           build the index again from the agents' files, beside the old one, and swap it
                       in when done. Refused when the index holds conversations whose session files
                       are gone (agents delete old transcripts: the index may be their only copy),
-                      and when --db is a file that is not an index
+                      and when --db is a file that is not an index. Handoffs written through
+                      history_handoff are in no file: they are carried over
   --drop-missing      with --rebuild: rebuild anyway, without those conversations
   --db FILE           the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)
   --json              print one JSON object: what the index holds after the run (conversations,
@@ -80,6 +82,7 @@ Indexes new and grown session files; unchanged files are not read again.
     const db = openDb(target);
     let built = false;
     let report: string | null = null;
+    let carried: Carried = { kept: 0, lost: 0 };
     try {
       const showProgress = io.isTTY && !values.json;
       const ex = createExclusions(createSettingsStore(defaultSettingsPath(io.env)).get().exclusions);
@@ -94,6 +97,8 @@ Indexes new and grown session files; unchanged files are not read again.
         followUp: values.source?.length ? undefined : () => aiderSources(db, io.env),
       });
       if (showProgress) io.err('\n');
+      // Handoffs written over MCP or the socket are in no session file: the old index has the only copy.
+      if (values.rebuild) carried = carryHandoffs(file, db);
       // What the index holds after the run and what the run changed in it (never the parser's
       // operations, which count a re-read file's entries again): the counts `stats` and the UI show.
       const counts = indexCounts(db);
@@ -123,6 +128,7 @@ Indexes new and grown session files; unchanged files are not read again.
     }
     if (report) io.out(report);
     if (gone) io.err(`throughline index: dropped ${gone} conversation(s) whose session files are gone, as --drop-missing asked.\n`);
+    if (built && carried.lost) io.err(`throughline index: ${carried.lost} handoff(s) of the old index belong to conversations the rebuilt one does not have; they were not kept.\n`);
     if (!values.json) {
       for (const s of absent) io.err(`throughline index: ${s.root} does not exist; nothing was indexed from it (what was indexed from it before is kept).\n`);
     }
