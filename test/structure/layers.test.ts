@@ -36,6 +36,7 @@ const CLI_PAST_THE_API = [
   'src/main/cli/index-commands.ts -> ../ingest/scan.js',
   'src/main/cli/index-commands.ts -> ../ingest/sources.js',
   'src/main/cli/index-commands.ts -> ../store/db.js',
+  'src/main/cli/index-commands.ts -> ../store/carry-handoffs.js',
   'src/main/cli/index-commands.ts -> ../store/stats.js',
   'src/main/cli/index-commands.ts -> ../store/exclusions.js',
   'src/main/cli/index-commands.ts -> ../store/forget.js',
