@@ -117,6 +117,12 @@ describe('the CLI’s output for people and for programs', () => {
     expect(lines[2]).toMatch(/^score +id +agent +conversation$/);
     expect(lines[3]).toMatch(new RegExp(`^\\d+(\\.\\d+)? +#${json.suggestions[0]!.id} +\\S+ +${json.suggestions[0]!.title.slice(0, 20).replace(/[?.*+()[\]]/g, '\\$&')}`));
     expect(person).toContain(`What an agent would get:\n${json.block}`);
+    // Every signal is there for a person, wrapped, not cut: the recency of a conversation from 2025
+    // lowers its score and reads with a minus, never "+-".
+    const card = person.slice(0, person.indexOf('What an agent would get:'));
+    expect(card).toMatch(/recency \d+ days ago -\d/);
+    expect(card).not.toContain('+-');
+    expect(card).not.toContain('…');
     // Off a terminal: the agents' text, as before.
     const agents = (await cli(home, args)).out;
     expect(agents.startsWith(`default, balanced: ${json.reason}\n`)).toBe(true);

@@ -84,12 +84,25 @@ export function suggestForPerson(h: Human, r: SuggestResult): string {
       out.push(table[i + 1]!);
       const pad = ' '.repeat(table[0]!.replace(/\x1b\[[0-9;]*m/g, '').indexOf('conversation'));
       if (s.workspace) out.push(pad + paint.dim(oneLine(s.workspace, h.width - pad.length)));
-      const signals = s.signals.map((g) => `${g.name}${g.detail ? ` ${g.detail}` : ''} +${g.points}`).join(' · ');
-      if (signals) out.push(pad + paint.dim(oneLine(signals, h.width - pad.length)));
+      // Every signal shown, wrapped rather than cut; one that lowers the score reads with a minus,
+      // as in the pointer block (not "+-1.5").
+      const signals = s.signals.map((g) => `${g.name}${g.detail ? ` ${g.detail}` : ''} ${g.points < 0 ? '-' : '+'}${Math.abs(g.points)}`);
+      for (const line of wrapParts(signals, ' · ', h.width - pad.length)) out.push(pad + paint.dim(oneLine(line, h.width - pad.length)));
     });
     out.push('');
   }
   if (r.salientTerms?.length) out.push(`${paint.label('Distinctive words:')} ${escapeControls(r.salientTerms.join(', '))}`, '');
   if (r.block) out.push(paint.label('What an agent would get:'), paint.dim(escapeControls(r.block)));
   return out.join('\n').replace(/\n+$/, '') + '\n';
+}
+
+/** Parts joined by the separator into lines of at most `width` characters (a longer part alone on its line). */
+function wrapParts(parts: readonly string[], separator: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + separator.length + part.length <= width) lines[lines.length - 1] = last + separator + part;
+    else lines.push(part);
+  }
+  return lines;
 }
