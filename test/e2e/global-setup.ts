@@ -22,7 +22,16 @@ export default async function setup(project: TestProject): Promise<() => void> {
     return () => {};
   }
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'throughline-ui-'));
-  await build({ configFile: path.join(root, 'vite.renderer.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  // What `npm run build:ui` ships: a production build. Vite takes NODE_ENV from the environment before
+  // the mode, and vitest sets it to "test", which would give React's development build (several times
+  // slower: the scroll measurement in window.test.ts would time React's dev checks, not the app).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: path.join(root, 'vite.renderer.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   project.provide('rendererDir', outDir);
   return () => fs.rmSync(outDir, { recursive: true, force: true });
 }

@@ -118,10 +118,19 @@ function EntryContent({ e }: { e: Entry }) {
       return <Collapsed className="tool" text={e.text} summary={<span className="tool-name">$ shell</span>} />;
     case 'custom':
       return <Collapsed className="thinking" text={e.text} summary={<span>{e.author ?? 'Extension'} note</span>} />;
-    default:
-      if (e.role === 'user' || e.role === 'assistant') return <Body text={e.text} />;
+    default: {
+      const text = markdownOf(e);
+      if (text !== null) return <Body text={text} />;
       return <Collapsed className="thinking" text={e.text} summary={<span>{roleLabel(e)} message</span>} />;
+    }
   }
+}
+
+/** The text an entry shows as markdown (a message, a marker's summary), or null: EntryContent's rule, also used to render ahead. */
+export function markdownOf(e: Entry): string | null {
+  if (isMarker(e)) return e.text.trim() ? e.text : null;
+  if (['tool_call', 'tool_result', 'thinking', 'bash', 'custom'].includes(e.kind)) return null;
+  return e.role === 'user' || e.role === 'assistant' ? e.text : null;
 }
 
 function isMarker(e: Entry): boolean {

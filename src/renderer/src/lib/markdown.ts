@@ -10,6 +10,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { decorateCodeBlocks } from './code';
+import { TextCache } from './text-cache';
 
 const SAFE_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);base64,[a-z0-9+/=\s]+$/i;
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
@@ -68,26 +69,51 @@ function placeholders(fragment: DocumentFragment): void {
 }
 
 /**
- * Rendered fragments by text, the latest few hundred: the transcript mounts and unmounts entries as
- * they scroll in and out of view, and an entry seen again must not be parsed and highlighted again.
+ * Rendered fragments by text: the transcript mounts and unmounts entries as they scroll in and out
+ * of view, and an entry seen again must not be parsed, sanitized and highlighted again. Bounded by
+ * the text it holds, not a count: 1,200 entries of a few hundred characters is well under it, where
+ * a count of 400 made a reader scrolling back through a long conversation render every entry afresh.
  */
-const CACHE_SIZE = 400;
-const cache = new Map<string, DocumentFragment>();
+const cache = new TextCache<DocumentFragment>(2_000_000);
 
 /** Markdown → a sanitized fragment with its code blocks highlighted. Callers append a clone of it. */
 export function renderMarkdown(text: string): DocumentFragment {
   const hit = cache.get(text);
-  if (hit) {
-    cache.delete(text);
-    cache.set(text, hit);
-    return hit;
-  }
+  if (hit) return hit;
   installHooks();
   const html = marked.parse(text, { async: false, gfm: true, breaks: true });
   const fragment = DOMPurify.sanitize(html, { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true });
   placeholders(fragment);
   decorateCodeBlocks(fragment);
   cache.set(text, fragment);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return fragment;
+}
+
+let waiting: string[] = [];
+let scheduled = false;
+
+/** Under this much idle time left, the rest waits for the next idle period: one entry takes ~1–3 ms. */
+const IDLE_MARGIN_MS = 4;
+
+function drain(deadline: IdleDeadline): void {
+  scheduled = false;
+  while (waiting.length && deadline.timeRemaining() > IDLE_MARGIN_MS) renderMarkdown(waiting.shift()!);
+  if (waiting.length) schedule();
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  requestIdleCallback(drain);
+}
+
+/**
+ * Renders these texts into the cache while the page is idle, in the order given (nearest first), so
+ * an entry scrolled into view is a clone of finished work rather than a parse, a sanitize and a
+ * highlight inside the frame that shows it. Each call replaces what the previous one still had to do:
+ * only the neighbourhood of where the reader is now matters.
+ */
+export function renderWhenIdle(texts: readonly string[]): void {
+  waiting = texts.filter((t) => t.length <= CLIP_CHARS && !cache.has(t));
+  if (waiting.length) schedule();
 }

@@ -6,16 +6,19 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { HandoffMark } from '../../../shared/api';
 import type { Entry } from '../../../shared/types';
-import { EntryView, Marker } from '../components/EntryView';
+import { EntryView, Marker, markdownOf } from '../components/EntryView';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { TranscriptHeader } from '../components/TranscriptHeader';
 import { formatDateTime } from '../lib/format';
+import { renderWhenIdle } from '../lib/markdown';
 import { useRoute } from '../stores/route';
 import { occurrenceAt, useTranscript } from '../stores/transcript';
 
 const MARKER_KINDS = new Set(['compaction', 'branch_summary', 'reset']);
 /** Within this many pixels of either end, the next page is fetched. */
 const PAGE_AHEAD_PX = 800;
+/** Entries on either side of those in sight whose markdown is rendered ahead, while the page is idle. */
+const RENDER_AHEAD = 16;
 
 /**
  * history_handoff notes written over MCP, the socket or the CLI, kept beside the entries: each is drawn
@@ -83,6 +86,21 @@ export function TranscriptView({ id, entry, q }: { id: number; entry?: number; q
   const items = virtualizer.getVirtualItems();
 
   const indexOf = (seq: number) => entries.findIndex((e) => e.seq === seq);
+
+  // The entries next to those in sight, nearest first, rendered while the page is idle: scrolling
+  // then mounts finished work instead of parsing and highlighting inside the frame.
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    const texts: string[] = [];
+    for (let d = 1; d <= RENDER_AHEAD; d++) {
+      for (const i of [last + d, first - d]) {
+        const text = i >= 0 && i < entries.length ? markdownOf(entries[i]!) : null;
+        if (text) texts.push(text);
+      }
+    }
+    renderWhenIdle(texts);
+  }, [first, last, entries]);
 
   // Reveal: once the entry is loaded, bring it to the middle, then give it focus when it is drawn.
   useLayoutEffect(() => {
