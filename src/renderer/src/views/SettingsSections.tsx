@@ -5,6 +5,8 @@ import type { SourceKind } from '../../../shared/types';
 import { CopyButton } from '../components/states';
 import { SOURCE_LABEL } from '../lib/format';
 import { useStatus } from '../stores/status';
+import { useSettings } from '../stores/settings';
+import { call, errorMessage } from '../lib/transport';
 import { AgentOptions } from '../components/AgentOptions';
 
 interface SectionProps {
@@ -141,43 +143,112 @@ export function AgentAccess({ settings, save }: SectionProps) {
   );
 }
 
-export function Exclusions({ settings, save }: SectionProps) {
+/** An exclusion typed in, waiting for the person's choice about what is already indexed from it. */
+interface Pending {
+  pattern: string;
+  conversations: number;
+  entries: number;
+}
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+export function Exclusions({ settings }: SectionProps) {
   const [path, setPath] = useState('');
-  const add = (e: FormEvent) => {
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useSettings((s) => s.load);
+
+  // Left out in one step with what is already indexed of it: removed (the default), or kept as it is.
+  const leaveOut = async (pattern: string, keepIndexed: boolean) => {
+    setPending(null);
+    try {
+      const r = await call('exclusions.add', { pattern, keepIndexed });
+      const removed = r.removed.conversations.length;
+      setDone(
+        removed
+          ? `Left out ${r.exclusion}; removed ${count(removed, 'conversation', 'conversations')} (${count(r.removed.entries, 'entry', 'entries')}) from the index.`
+          : r.kept
+            ? `Left out ${r.exclusion}; kept the ${count(r.kept, 'conversation', 'conversations')} already indexed, which no longer grow.`
+            : `Left out ${r.exclusion}.`,
+      );
+      setPath('');
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+    await reload();
+  };
+
+  const add = async (e: FormEvent) => {
     e.preventDefault();
     const p = path.trim();
+    setDone(null);
+    setError(null);
     if (!p || settings.exclusions.includes(p)) return;
-    void save({ exclusions: [...settings.exclusions, p] });
-    setPath('');
+    try {
+      const preview = await call('exclusions.preview', { pattern: p });
+      if (preview.conversations === 0) await leaveOut(p, false);
+      else setPending({ pattern: p, ...preview });
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  const remove = async (p: string) => {
+    setDone(null);
+    await useSettings.getState().save({ exclusions: settings.exclusions.filter((x) => x !== p) });
   };
   return (
     <section className="card" aria-labelledby="exclusions-title">
       <h3 id="exclusions-title" className="card-title">Left out</h3>
       <p className="card-lede">
-        Never indexed: session files under these folders and conversations in these workspaces (globs such as <code>/home/you/clients/**</code> work). This applies from the next scan;{' '}
-        <code>throughline forget</code> removes what was indexed before.
+        Never indexed: session files under these folders, conversations in these workspaces (globs such as <code>/home/you/clients/**</code> work), and single conversations (
+        <code>session:ID</code>). What is already indexed from one you add is removed in the same step, unless you choose to keep it. Remove an entry to let it be indexed again.
       </p>
       {settings.exclusions.length > 0 && (
         <ul className="rows" aria-label="Excluded workspaces">
           {settings.exclusions.map((p) => (
             <li key={p} className="source-row">
               <span className="mono grow">{p}</span>
-              <button type="button" className="button small subtle" onClick={() => void save({ exclusions: settings.exclusions.filter((x) => x !== p) })} aria-label={`Stop excluding ${p}`}>
+              <button type="button" className="button small subtle" onClick={() => void remove(p)} aria-label={`Stop excluding ${p}`}>
                 Remove
               </button>
             </li>
           ))}
         </ul>
       )}
-      <form className="inline-form" onSubmit={add}>
-        <label className="field compact grow">
-          <span className="visually-hidden">Workspace to leave out</span>
-          <input aria-label="Workspace to leave out" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/private/project" spellCheck={false} />
-        </label>
-        <button type="submit" className="button" disabled={!path.trim()}>
-          Leave out
-        </button>
-      </form>
+      {pending ? (
+        <div className="inline-form" role="group" aria-label="Already indexed">
+          <p className="grow" data-testid="exclusion-preview">
+            {count(pending.conversations, 'conversation', 'conversations')} ({count(pending.entries, 'entry', 'entries')}) from <span className="mono">{pending.pattern}</span> {pending.conversations === 1 ? 'is' : 'are'} already in
+            the index.
+          </p>
+          <button type="button" className="button" onClick={() => void leaveOut(pending.pattern, false)}>
+            Leave out and remove them
+          </button>
+          <button type="button" className="button subtle" onClick={() => void leaveOut(pending.pattern, true)}>
+            Leave out, keep what is indexed
+          </button>
+          <button type="button" className="button subtle" onClick={() => setPending(null)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <form className="inline-form" onSubmit={(e) => void add(e)}>
+          <label className="field compact grow">
+            <span className="visually-hidden">Workspace to leave out</span>
+            <input aria-label="Workspace to leave out" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/private/project" spellCheck={false} />
+          </label>
+          <button type="submit" className="button" disabled={!path.trim()}>
+            Leave out
+          </button>
+        </form>
+      )}
+      {done && (
+        <p className="small" role="status" data-testid="exclusion-done">
+          {done}
+        </p>
+      )}
+      {error && <p className="error-text small" role="alert">{error}</p>}
     </section>
   );
 }
