@@ -2,12 +2,13 @@
 // agent keeps it. Line shapes mirror real files (test/fixtures, ../shared/eval/render-corpus.mjs):
 // pi session v3 (a tree of id/parentId entries), Claude Code (one line per content block, tool
 // results duplicated in toolUseResult), Codex CLI rollouts (response_item/event_msg pairs,
-// encrypted reasoning). Lines are buffered and flushed in ~1 MB writes; no file is held whole.
+// encrypted reasoning); the other agents' in corpus-formats-more.ts. Lines are buffered and flushed in ~1 MB writes; no file is held whole.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Rng } from './lib-prng.js';
+import { moreSessionPath, moreWriter } from './corpus-formats-more.js';
 
-export type Agent = 'pi' | 'claude-code' | 'codex';
+export type Agent = 'pi' | 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'droid' | 'aider';
 
 export interface ToolCall {
   name: 'bash' | 'read' | 'edit' | 'grep';
@@ -25,6 +26,10 @@ export interface ConversationWriter {
   size(): number;
   /** Flushes and closes; returns the bytes written. */
   close(): number;
+  /** The session id the agent's adapter gives it, when it is not the spec's (Aider: file and start). */
+  id?: string;
+  /** The file written. */
+  file: string;
 }
 
 export interface ConversationSpec {
@@ -38,17 +43,20 @@ export interface ConversationSpec {
 
 const FLUSH_AT = 1 << 20;
 
-class Sink {
+export class Sink {
   private parts: string[] = [];
   private pending = 0;
   private fd: number;
   bytes = 0;
-  constructor(readonly file: string) {
+  constructor(readonly file: string, flags: 'w' | 'a' = 'w') {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.fd = fs.openSync(file, 'w');
+    this.fd = fs.openSync(file, flags);
   }
   line(obj: unknown): void {
-    const s = `${JSON.stringify(obj)}\n`;
+    this.text(`${JSON.stringify(obj)}\n`);
+  }
+  /** Text as it is (Aider's Markdown). */
+  text(s: string): void {
     this.parts.push(s);
     this.pending += s.length;
     if (this.pending >= FLUSH_AT) this.flush();
@@ -70,7 +78,7 @@ class Sink {
 }
 
 /** Each line is a little later than the previous one: seconds to minutes, as in a real session. */
-function clock(rng: Rng, start: Date): () => Date {
+export function clock(rng: Rng, start: Date): () => Date {
   let t = start.getTime();
   return () => {
     t += rng.int(2, 90) * 1000 + rng.int(0, 999);
@@ -88,17 +96,22 @@ export function sessionPath(spec: Omit<ConversationSpec, 'rng'>): string {
   if (spec.agent === 'claude-code') {
     return path.join(spec.root, '.claude/projects', spec.workspace.replace(/[^a-zA-Z0-9]/g, '-'), `${spec.sessionId}.jsonl`);
   }
-  return path.join(spec.root, '.codex/sessions', iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10),
-    `rollout-${iso.slice(0, 19).replace(/:/g, '-')}-${spec.sessionId}.jsonl`);
+  if (spec.agent === 'codex') {
+    return path.join(spec.root, '.codex/sessions', iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10),
+      `rollout-${iso.slice(0, 19).replace(/:/g, '-')}-${spec.sessionId}.jsonl`);
+  }
+  return moreSessionPath(spec);
 }
 
-const b64 = (rng: Rng, n: number): string => Buffer.from(rng.hex(n * 2), 'hex').toString('base64').slice(0, n);
+export const b64 = (rng: Rng, n: number): string => Buffer.from(rng.hex(n * 2), 'hex').toString('base64').slice(0, n);
 
 export function openConversation(spec: ConversationSpec): ConversationWriter {
-  const sink = new Sink(sessionPath(spec));
+  // Aider appends each run to its repository's one history file.
+  const sink = new Sink(sessionPath(spec), spec.agent === 'aider' ? 'a' : 'w');
   if (spec.agent === 'pi') return piWriter(spec, sink);
   if (spec.agent === 'claude-code') return claudeWriter(spec, sink);
-  return codexWriter(spec, sink);
+  if (spec.agent === 'codex') return codexWriter(spec, sink);
+  return moreWriter(spec, sink);
 }
 
 function piWriter(spec: ConversationSpec, sink: Sink): ConversationWriter {
@@ -141,6 +154,7 @@ function piWriter(spec: ConversationSpec, sink: Sink): ConversationWriter {
     title: (name) => entry('session_info', () => ({ name })),
     size: () => sink.size(),
     close: () => sink.close(),
+    file: sink.file,
   };
 }
 
@@ -188,6 +202,7 @@ function claudeWriter(spec: ConversationSpec, sink: Sink): ConversationWriter {
     title: (name) => sink.line({ type: 'ai-title', sessionId, aiTitle: name }),
     size: () => sink.size(),
     close: () => sink.close(),
+    file: sink.file,
   };
 }
 
@@ -231,5 +246,6 @@ function codexWriter(spec: ConversationSpec, sink: Sink): ConversationWriter {
     title: () => undefined,
     size: () => sink.size(),
     close: () => sink.close(),
+    file: sink.file,
   };
 }

@@ -34,9 +34,31 @@ export function pickTier(rng: Rng): Tier {
   return TIERS[0]!;
 }
 
+/**
+ * Each agent's share of the conversations: a person's history split mostly between two or three
+ * agents, Claude Code and Codex the most used, the newer CLIs a tenth or less each (no published
+ * usage figures; chosen so that every format is a few hundred conversations at 10k). OpenCode is not
+ * generated (see corpus-formats-more.ts).
+ */
+export const AGENT_SHARES: readonly (readonly [Agent, number])[] = [
+  ['claude-code', 0.4],
+  ['codex', 0.17],
+  ['pi', 0.12],
+  ['gemini', 0.1],
+  ['copilot', 0.07],
+  ['cursor', 0.06],
+  ['droid', 0.04],
+  ['aider', 0.04],
+];
+export const AGENTS: readonly Agent[] = AGENT_SHARES.map(([a]) => a);
+
 export function pickAgent(rng: Rng): Agent {
-  const r = rng.next();
-  return r < 0.5 ? 'claude-code' : r < 0.75 ? 'pi' : 'codex';
+  let r = rng.next();
+  for (const [agent, share] of AGENT_SHARES) {
+    if (r < share) return agent;
+    r -= share;
+  }
+  return 'claude-code';
 }
 
 /** The corpus's "now": dates spread over the year before it. Fixed so that runs are comparable. */

@@ -1,13 +1,13 @@
 // `npm run bench:corpus -- --conversations N [--out DIR] [--seed S]`
-// Writes a deterministic benchmark corpus of N conversations in pi, Claude Code and Codex CLI's real
-// formats under DIR (default bench/.corpus/N), laid out as the agents lay them out under a HOME, plus
+// Writes a deterministic benchmark corpus of N conversations in the agents' real formats (pi, Claude
+// Code, Codex CLI, Gemini CLI, Copilot CLI, Cursor, Droid and Aider, in the shares of corpus-plan.ts) under DIR (default bench/.corpus/N), laid out as the agents lay them out under a HOME, plus
 // DIR/manifest.json: the probes (conversations with known rare identifiers) the harness queries.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openConversation, sessionPath, type Agent } from './corpus-formats.js';
-import { CORPUS_NOW, pickAgent, pickStart, pickTier, type Tier } from './corpus-plan.js';
+import { AGENTS, CORPUS_NOW, pickAgent, pickStart, pickTier, type Tier } from './corpus-plan.js';
 import { writeTurns } from './corpus-plan.js';
 import { createVoice, createWorkspaces, rareIdentifiers } from './corpus-text.js';
 import { createRng } from './lib-prng.js';
@@ -26,7 +26,7 @@ export interface Probe {
 }
 
 /** Bumped whenever the generator's output changes, so that an older corpus on disk is rewritten. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 export interface Manifest {
   version: 1;
@@ -59,6 +59,12 @@ export function corpusSources(dir: string): { kind: Agent; root: string }[] {
     { kind: 'pi', root: path.join(dir, '.pi/agent/sessions') },
     { kind: 'claude-code', root: path.join(dir, '.claude/projects') },
     { kind: 'codex', root: path.join(dir, '.codex/sessions') },
+    { kind: 'gemini', root: path.join(dir, '.gemini/tmp') },
+    { kind: 'copilot', root: path.join(dir, '.copilot/session-state') },
+    { kind: 'cursor', root: path.join(dir, '.cursor/projects') },
+    { kind: 'droid', root: path.join(dir, '.factory/sessions') },
+    // Aider has no folder of its own: the repositories' folder is given, as `--source aider=FOLDER`.
+    { kind: 'aider', root: path.join(dir, 'repos') },
   ];
 }
 
@@ -71,7 +77,7 @@ function clearCorpusDir(dir: string): void {
     if (!fs.existsSync(path.join(dir, 'manifest.json'))) {
       throw new Error(`${dir} is not empty and holds no benchmark corpus (no manifest.json); refusing to write into it.`);
     }
-    for (const sub of ['.pi', '.claude', '.codex', 'manifest.json']) fs.rmSync(path.join(dir, sub), { recursive: true, force: true });
+    for (const sub of ['.pi', '.claude', '.codex', '.gemini', '.copilot', '.cursor', '.factory', 'repos', 'manifest.json']) fs.rmSync(path.join(dir, sub), { recursive: true, force: true });
   }
   fs.mkdirSync(dir, { recursive: true });
 }
@@ -84,11 +90,12 @@ export function generateCorpus(opts: CorpusOptions): Manifest {
   const stride = Math.max(1, Math.floor(opts.conversations / (opts.probes ?? 200)));
   const manifest: Manifest = {
     version: 1, generator: GENERATOR_VERSION, seed, conversations: opts.conversations, bytes: 0, now: new Date(CORPUS_NOW).toISOString(),
-    workspaces: workspaces.map((w) => w.path), tiers: { short: 0, medium: 0, long: 0, huge: 0 }, agents: { pi: 0, 'claude-code': 0, codex: 0 }, probes: [],
+    workspaces: workspaces.map((w) => w.path), tiers: { short: 0, medium: 0, long: 0, huge: 0 }, agents: Object.fromEntries(AGENTS.map((a) => [a, 0])) as Record<Agent, number>, probes: [],
   };
   // Child seeds are 32-bit: among 50k conversations two would share one (and so a session id and a
   // file) about one time in four. A repeated seed is skipped; conversations before it stay the same.
   const seeds = new Set<number>();
+  const lastRun = new Map<string, number>();
   for (let serial = 0; serial < opts.conversations; serial++) {
     // One child generator per conversation: conversation i is the same whatever N is.
     let seedOf = master.u32();
@@ -107,12 +114,16 @@ export function generateCorpus(opts: CorpusOptions): Manifest {
     manifest.bytes += w.close();
     manifest.tiers[tier.name]++;
     manifest.agents[agent]++;
+    if (agent === 'aider') lastRun.set(w.file, serial);
     if (serial % stride === 0) {
       const file = sessionPath({ agent, root: opts.out, workspace: workspace.path, start, sessionId });
-      manifest.probes.push({ serial, agent, sessionId, path: file, workspace: workspace.path, tier: tier.name, idents, topic: voice.topic, title });
+      manifest.probes.push({ serial, agent, sessionId: w.id ?? sessionId, path: file, workspace: workspace.path, tier: tier.name, idents, topic: voice.topic, title });
     }
     if (opts.onProgress && serial % 500 === 499) opts.onProgress(serial + 1, manifest.bytes);
   }
+  // An append to an Aider history goes on its last run: a probe (appended to by the live figures)
+  // must be the last run of its file.
+  manifest.probes = manifest.probes.filter((p) => p.agent !== 'aider' || lastRun.get(p.path) === p.serial);
   fs.writeFileSync(path.join(opts.out, 'manifest.json'), JSON.stringify(manifest, null, 1));
   return manifest;
 }

@@ -11,10 +11,10 @@ function lastRecord(file: string): Json {
   return JSON.parse(text.slice(text.lastIndexOf('\n') + 1)) as Json;
 }
 
-/** The JSONL line(s) an agent writes for a new user message after the file's current last line. */
+/** The line(s) an agent writes for a new user message after the file's current last line (Aider: Markdown). */
 export function userTurnLines(agent: Agent, file: string, text: string, at = new Date()): string {
   const ts = at.toISOString();
-  const last = lastRecord(file);
+  const last = agent === 'aider' ? {} : lastRecord(file);
   if (agent === 'pi') {
     const line = { type: 'message', id: crypto.randomBytes(4).toString('hex'), parentId: last.id ?? null, timestamp: ts,
       message: { role: 'user', content: [{ type: 'text', text }], timestamp: at.getTime() } };
@@ -23,6 +23,17 @@ export function userTurnLines(agent: Agent, file: string, text: string, at = new
   if (agent === 'claude-code') {
     const line = { parentUuid: last.uuid ?? null, isSidechain: false, userType: 'external', cwd: last.cwd, sessionId: last.sessionId,
       version: '2.0.64', gitBranch: 'main', type: 'user', message: { role: 'user', content: text }, uuid: crypto.randomUUID(), timestamp: ts };
+    return `${JSON.stringify(line)}\n`;
+  }
+  if (agent === 'aider') return `#### ${text}  \n\n`;
+  if (agent === 'gemini') return `${JSON.stringify({ id: crypto.randomUUID(), timestamp: ts, type: 'user', content: [{ text }] })}\n`;
+  if (agent === 'copilot') {
+    const line = { type: 'user.message', data: { content: text, transformedContent: text, attachments: [] }, id: crypto.randomUUID(), timestamp: ts, parentId: last.id ?? null };
+    return `${JSON.stringify(line)}\n`;
+  }
+  if (agent === 'cursor') return `${JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: `<user_query>\n${text}\n</user_query>` }] } })}\n`;
+  if (agent === 'droid') {
+    const line = { type: 'message', id: crypto.randomUUID(), parentId: last.id ?? null, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text }] } };
     return `${JSON.stringify(line)}\n`;
   }
   const item = { timestamp: ts, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } };

@@ -7,11 +7,16 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+/** The corpus's session files: JSONL, and Aider's Markdown histories. */
+const isSession = (rel: string) => rel.endsWith('.jsonl') || rel.endsWith('.aider.chat.history.md');
+/** A line's strings: a JSON record's, or a Markdown line as it is. */
+const parseLine = (file: string, line: string): unknown => (file.endsWith('.md') ? line : JSON.parse(line));
+
 export function listSessionFiles(roots: readonly string[]): string[] {
   const out: string[] = [];
   for (const root of roots) {
     if (!fs.existsSync(root)) continue;
-    for (const rel of fs.readdirSync(root, { recursive: true }) as string[]) if (rel.endsWith('.jsonl')) out.push(path.join(root, rel));
+    for (const rel of fs.readdirSync(root, { recursive: true }) as string[]) if (isSession(rel)) out.push(path.join(root, rel));
   }
   return out;
 }
@@ -95,7 +100,7 @@ export function jsonScan(files: readonly string[], terms: readonly string[]): Sc
     for (const line of text.split('\n')) {
       if (!line) continue;
       const strings: string[] = [];
-      collectStrings(JSON.parse(line) as unknown, strings);
+      collectStrings(parseLine(file, line), strings);
       const hay = strings.join('\n').toLowerCase();
       for (const n of needles) if (hay.includes(n)) found.add(n);
       if (found.size === needles.length) break;
@@ -108,7 +113,7 @@ export function jsonScan(files: readonly string[], terms: readonly string[]): Sc
 /** Reading one session file whole and parsing it: what "open the transcript" costs without an index. */
 export function parseFile(file: string): number {
   const t0 = performance.now();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line) JSON.parse(line);
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line) parseLine(file, line);
   return performance.now() - t0;
 }
 
