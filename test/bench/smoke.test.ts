@@ -17,7 +17,7 @@ interface Lat {
 describe('npm run bench (smoke)', () => {
   const tmp = useTmp('tl-bench-');
 
-  it('generates the 1k corpus in the three agents’ layouts and prints the table with numbers', () => {
+  it('generates the 1k corpus in every generated agent’s layout and prints the table with numbers', () => {
     const dir = tmp();
     const json = path.join(dir, 'figures.json');
     const r = spawnSync(
@@ -32,8 +32,12 @@ describe('npm run bench (smoke)', () => {
     expect(fs.readdirSync(path.join(corpus, '.pi/agent/sessions')).every((d) => /^--.+--$/.test(d))).toBe(true);
     expect(fs.readdirSync(path.join(corpus, '.claude/projects')).length).toBeGreaterThan(0);
     expect(fs.readdirSync(path.join(corpus, '.codex/sessions'))[0]).toMatch(/^\d{4}$/);
-    const manifest = JSON.parse(fs.readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { conversations: number; probes: unknown[] };
+    expect(fs.readdirSync(path.join(corpus, '.gemini/tmp')).every((d) => /^[0-9a-f]{64}$/.test(d))).toBe(true);
+    for (const dir of ['.copilot/session-state', '.cursor/projects', '.factory/sessions']) expect(fs.readdirSync(path.join(corpus, dir)).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(path.join(corpus, 'repos'), { recursive: true }).some((f) => String(f).endsWith('.aider.chat.history.md'))).toBe(true);
+    const manifest = JSON.parse(fs.readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { conversations: number; probes: unknown[]; agents: Record<string, number> };
     expect(manifest.conversations).toBe(1000);
+    for (const agent of ['claude-code', 'codex', 'pi', 'gemini', 'copilot', 'cursor', 'droid', 'aider']) expect(manifest.agents[agent]).toBeGreaterThan(0);
     expect(manifest.probes.length).toBeGreaterThan(0);
 
     // The table.
