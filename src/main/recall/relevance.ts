@@ -208,12 +208,12 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
       accs.get(id)!.exact.add(ti);
     }
   });
-  const lengths = search.conversations(ids);
+  const lengths = search.conversationLengths(ids);
   const avg = search.corpusStats().avgEntries;
   const total = terms.reduce((s, t) => s + t.weight, 0) || 1;
   const out: Scored[] = [];
   for (const [id, a] of accs) {
-    const length = lengths.get(id)?.entry_count ?? avg;
+    const length = lengths.get(id) ?? avg;
     const h = hits.get(id);
     let conversation = 0;
     let covered = 0;

@@ -158,4 +158,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE conversations ADD COLUMN derived_summary TEXT;
   CREATE INDEX conversations_underived ON conversations(id) WHERE derived_summary IS NULL;
   `,
+  // 8: which conversation an entry belongs to, and whether it is on the active path, without reading
+  // the entry's row. Every recall query joins FTS5's matches to entries for these two columns; through
+  // the table each lookup reads the row's page and, past a long text, its overflow pages (off_path is
+  // stored after the text). Queries name the index (INDEXED BY): SQLite prefers the rowid otherwise.
+  `
+  CREATE INDEX entries_owner ON entries(id, conversation_id, off_path);
+  `,
 ];

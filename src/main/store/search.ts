@@ -135,6 +135,17 @@ const IN_RANGE = `m AS MATERIALIZED (
          SELECT rowid, bm25(entries_fts) AS rank FROM entries_fts
          WHERE entries_fts MATCH @match AND rowid BETWEEN @lo AND @hi)`;
 
+/**
+ * entries as `e` through the covering index of migration 7, for joins that read only an entry's
+ * conversation_id and off_path: the row itself (text first, often with overflow pages) is not read.
+ */
+const OWNER = 'entries e INDEXED BY entries_owner';
+
+/** One term's matching entries, best first (recall's main query). bm25 here is that term's own: tf and entry length. */
+export const TERM_ENTRIES_SQL = `SELECT e.id AS entryId, e.conversation_id AS conversationId, bm25(entries_fts) AS rank
+  FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
+  WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} ORDER BY rank LIMIT @limit`;
+
 export function createSearch(db: Db) {
   const stem = createStemmer(db);
   const s = {
@@ -154,9 +165,12 @@ export function createSearch(db: Db) {
       `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
        WHERE conversation_terms MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
-    presenceAmong: db.prepare<{ match: string; ids: string }, { id: number }>(
-      `SELECT rowid AS id FROM conversation_terms WHERE conversation_terms MATCH @match AND rowid IN (SELECT value FROM json_each(@ids))`,
-    ),
+    // All of the term's conversations within the ids' range, filtered in memory: with \`rowid IN (…)\`
+    // FTS5 looks each id up in the doclist on its own, 20–40 times slower for a term in thousands of
+    // conversations (BENCHMARKS.md).
+    presenceIn: db.prepare<{ match: string; lo: number; hi: number }, number>(
+      'SELECT rowid FROM conversation_terms WHERE conversation_terms MATCH @match AND rowid BETWEEN @lo AND @hi',
+    ).pluck(),
     presenceRecent: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
       `SELECT t.rowid AS id FROM conversation_terms t JOIN conversations c ON c.id = t.rowid
        WHERE conversation_terms MATCH @match AND ${BOUNDS_SQL} ORDER BY c.updated_at DESC, c.id DESC LIMIT @limit`,
@@ -173,7 +187,7 @@ export function createSearch(db: Db) {
     probe: db.prepare<BoundParams & { match: string; limit: number }, ProbeRow>(
       `WITH m AS MATERIALIZED (
          SELECT e.conversation_id AS id, bm25(entries_fts) AS rank
-         FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
+         FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
          WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL})
        SELECT id, min(rank) AS rank, count(*) AS hits FROM m GROUP BY id ORDER BY rank, id DESC LIMIT @limit`,
     ),
@@ -182,12 +196,7 @@ export function createSearch(db: Db) {
        FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
        WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
-    // One term's matching entries, best first. bm25 here is that term's own: tf and entry length.
-    termEntries: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(
-      `SELECT e.id AS entryId, e.conversation_id AS conversationId, bm25(entries_fts) AS rank
-       FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
-       WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} ORDER BY rank LIMIT @limit`,
-    ),
+    termEntries: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(TERM_ENTRIES_SQL),
     entryTexts: db.prepare<[string], { id: number; seq: number; text: string }>(
       'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
     ),
@@ -201,13 +210,18 @@ export function createSearch(db: Db) {
       `SELECT count(*) FROM entries e JOIN conversations c ON c.id = e.conversation_id WHERE e.indexed = 1 AND ${BOUNDS_SQL}`,
     ).pluck(),
     hitsIn: db.prepare<BoundParams & { match: string }, number>(
-      `SELECT count(*) FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
+      `SELECT count(*) FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
        WHERE entries_fts MATCH @match AND ${BOUNDS_SQL}`,
     ).pluck(),
     meta: db.prepare<[string], ConversationMetaRow>(
       `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.derived_summary, c.created_at, c.updated_at, c.is_subagent, c.entry_count
        FROM conversations c WHERE c.id IN (SELECT value FROM json_each(?))`,
     ),
+    // Only what BM25's length normalization needs: scoring reads it for every candidate (hundreds a
+    // query), and the whole row (title, summary, path) cost about as much as the scoring around it.
+    conversationLengths: db.prepare<[string], [number, number]>(
+      'SELECT id, entry_count FROM conversations WHERE id IN (SELECT value FROM json_each(?))',
+    ).raw(),
     idRange: db.prepare<[number], { lo: number | null; hi: number | null }>(
       'SELECT min(id) AS lo, max(id) AS hi FROM entries WHERE conversation_id = ?',
     ),
@@ -276,7 +290,7 @@ export function createSearch(db: Db) {
           `SELECT rowid, 1, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`,
         ];
         if (t.entries) {
-          own.push(`SELECT e.conversation_id, 2, ${bit} FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ? AND e.off_path = 0`);
+          own.push(`SELECT e.conversation_id, 2, ${bit} FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid WHERE entries_fts MATCH ? AND e.off_path = 0`);
           if (t.fields) own.push(`SELECT rowid, 2, ${bit} FROM conversations_fts WHERE conversations_fts MATCH ?`);
         } else own.push(`SELECT rowid, 2, ${bit} FROM conversation_terms WHERE conversation_terms MATCH ?`);
         return own;
@@ -347,8 +361,17 @@ export function createSearch(db: Db) {
     presence: (match: string, bounds: Bounds, limit: number): number[] =>
       s.presence.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
     /** Which of these conversations contain the term (conversation_terms, detail=none: cheap even for common words). */
-    presenceAmong: (match: string, ids: readonly number[]): Set<number> =>
-      new Set(ids.length ? s.presenceAmong.all({ match, ids: JSON.stringify(ids) }).map((r) => r.id) : []),
+    presenceAmong: (match: string, ids: readonly number[]): Set<number> => {
+      if (!ids.length) return new Set();
+      const wanted = new Set(ids);
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const id of ids) {
+        if (id < lo) lo = id;
+        if (id > hi) hi = id;
+      }
+      return new Set(s.presenceIn.all({ match, lo, hi }).filter((id) => wanted.has(id)));
+    },
     /** Like presence, most recently active first (sorts the whole match set: for common-only queries). */
     presenceRecent: (match: string, bounds: Bounds, limit: number): number[] =>
       s.presenceRecent.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
@@ -382,6 +405,8 @@ export function createSearch(db: Db) {
     /** Matching entries (for co-occurrence within one entry). */
     entryHits: (match: string, bounds: Bounds, limit: number): EntryHitRow[] =>
       s.entryHits.all({ ...boundParams(bounds), match, limit }),
+    /** Entries per conversation (its length for BM25), for these ids. */
+    conversationLengths: (ids: readonly number[]): Map<number, number> => new Map(ids.length ? s.conversationLengths.all(JSON.stringify(ids)) : []),
     conversations: (ids: readonly number[]): Map<number, ConversationMetaRow> =>
       new Map(ids.length ? s.meta.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
     /**
