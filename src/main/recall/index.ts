@@ -20,7 +20,6 @@ import { createReader } from '../store/read.js';
 import { createSearch, type Bounds, type ConversationMetaRow } from '../store/search.js';
 import type { SourceKind } from '../../shared/types.js';
 import { confineSearch } from './confined.js';
-import { createContextBuilder, type Assembled, type BuildInput } from './context-builder.js';
 import { defaultStrategy } from './default.js';
 import { RecallError } from './errors.js';
 import { renderPointerBlock } from './pointer-block.js';
@@ -160,15 +159,6 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     };
   }
 
-  /** The injected block for a message within a token budget: profile, then pointers, then extras. */
-  function buildContext(input: BuildInput, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins): Assembled {
-    return createContextBuilder((message, workspace, budget) => {
-      const gate = resolveGate(settings.sensitivity, operatorPins ?? options.operatorPins, settings.pins);
-      const pins = { ...settings.pins, tokenBudget: Math.max(50, Math.min(gate.tokenBudget, budget)) };
-      return suggest({ text: message.slice(0, 20_000), workspace }, { ...settings, pins }, operatorPins).block;
-    })(input);
-  }
-
   return {
     suggest,
     /** `confined`: as for suggest; the workspace is the transport's, forced. */
@@ -187,6 +177,5 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     historySearch: (p: HistorySearchParams) => history.historySearch(validate(HistorySearchParams, p)),
     historyRead: (p: HistoryReadParams) => history.historyRead(validate(HistoryReadParams, p)),
     historyHandoff: (p: HistoryHandoffParams) => history.historyHandoff(validate(HistoryHandoffParams, p)),
-    buildContext,
   };
 }
