@@ -23,7 +23,7 @@ for c in cmds:
     out = subprocess.run(['node', 'bin/throughline.mjs', c, '--help'], cwd=root, capture_output=True, text=True).stdout
     cli.append(f'### `throughline {c}`\n\n```\n{out.rstrip()}\n```\n')
 parts = [head.rstrip() + '\n', '\n'.join(cli)]
-for doc in ['agents.md', 'import-format.md', 'ranking.md', 'desktop.md', 'reliability.md', 'performance.md', 'development.md']:
+for doc in ['agents.md', 'seeds.md', 'import-format.md', 'ranking.md', 'desktop.md', 'reliability.md', 'performance.md', 'development.md']:
     p = root / 'docs' / doc
     if p.exists():
         text = p.read_text()
