@@ -3,6 +3,7 @@
 // clients calling it at once.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Api, RecallResult } from '../src/shared/api.js';
 import type { Core } from '../src/main/api/core.js';
@@ -95,6 +96,10 @@ export interface DaemonFigures {
   concurrent: Latency;
   callsPerSec: number;
   clients: number;
+  /** Another client's `status` round trip while one client's 100-call batch is being answered. */
+  statusDuringBatchMs?: number;
+  /** The daemon's resident memory (VmRSS, MB): at rest after its start-up scan, then after each further thousand calls. */
+  rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[] };
 }
 
 interface Rpc {
@@ -113,6 +118,54 @@ async function loadClient(): Promise<((socket: string) => Promise<Rpc>) | null> 
   } catch {
     return null;
   }
+}
+
+/** Resident memory of a process in MB (Linux /proc); NaN where there is no /proc. */
+function processRssMB(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** One mixed agent call (suggest / recall_conversations / history_search, by k). */
+function mixedCall(m: Manifest, k: number, ci = 0, callsEach = 1): [string, unknown] {
+  const p = m.probes[(ci * callsEach + k) % m.probes.length]!;
+  return k % 3 === 0
+    ? ['suggest', { text: `${p.topic.join(' ')} in ${p.idents[0]}`, workspace: p.workspace, now: m.now }]
+    : k % 3 === 1
+      ? ['recall_conversations', { query: `${p.topic[0]} ${p.idents[0]}`, workspace: 'all', now: m.now }]
+      : ['history_search', { conversation: p.sessionId, query: p.topic[0] }];
+}
+
+/**
+ * One client sends a batch of 100 recall_conversations calls on a raw connection; once the daemon is
+ * into it, another client asks `status`. Returns that status call's round trip.
+ */
+async function statusDuringBatch(socket: string, connect: (socket: string) => Promise<Rpc>, m: Manifest): Promise<number> {
+  const other = await connect(socket);
+  const raw = net.connect(socket);
+  await new Promise<void>((resolve, reject) => raw.once('connect', resolve).once('error', reject));
+  const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'recall_conversations', params: mixedCall(m, 3 * i + 1)[1] }));
+  const batchDone = new Promise<void>((resolve) => {
+    let buf = '';
+    raw.setEncoding('utf8');
+    raw.on('data', (d: string) => {
+      buf += d;
+      if (buf.endsWith('\n')) resolve();
+    });
+  });
+  raw.write(JSON.stringify(batch) + '\n');
+  await sleep(20); // the daemon has read the batch and is answering it
+  const s = performance.now();
+  await other.call('status', {});
+  const ms = performance.now() - s;
+  await batchDone;
+  raw.destroy();
+  other.close();
+  return ms;
 }
 
 /** User + system CPU time of a process so far (Linux /proc; clock ticks are 1/100 s there). */
@@ -135,7 +188,11 @@ export interface DaemonEnv {
   work: string; // scratch folder for socket, settings, logs
 }
 
-export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, callsEach: number): Promise<DaemonFigures | string> {
+/**
+ * `totalCalls`: after the 50-client round, more mixed calls (10 clients at once) up to this many in
+ * all, the daemon's RSS read after each thousand: memory must stay flat over a long session.
+ */
+export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, callsEach: number, totalCalls = 0): Promise<DaemonFigures | string> {
   const connect = await loadClient();
   if (!connect) return 'socket client (src/main/client/socket-client.ts) not present';
   const cli = ensureCliBundle(env.root, env.rebuildCli ?? false);
@@ -178,19 +235,14 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     const probe = await connect(socket);
     while (((await probe.call('status', {})) as { indexing: unknown }).indexing) await sleep(50);
     probe.close();
+    const idleMB = processRssMB(child.pid);
     const conns = await Promise.all(Array.from({ length: clients }, () => connect(socket)));
     const samples: number[] = [];
     const tStart = performance.now();
     await Promise.all(
       conns.map(async (c, ci) => {
         for (let k = 0; k < callsEach; k++) {
-          const p = m.probes[(ci * callsEach + k) % m.probes.length]!;
-          const [method, params]: [string, unknown] =
-            k % 3 === 0
-              ? ['suggest', { text: `${p.topic.join(' ')} in ${p.idents[0]}`, workspace: p.workspace, now: m.now }]
-              : k % 3 === 1
-                ? ['recall_conversations', { query: `${p.topic[0]} ${p.idents[0]}`, workspace: 'all', now: m.now }]
-                : ['history_search', { conversation: p.sessionId, query: p.topic[0] }];
+          const [method, params] = mixedCall(m, k, ci, callsEach);
           const s = performance.now();
           await c.call(method, params);
           samples.push(performance.now() - s);
@@ -199,7 +251,27 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     );
     const wall = performance.now() - tStart;
     for (const c of conns) c.close();
-    return { cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients };
+    let calls = samples.length;
+    const afterCalls = [{ calls, mb: processRssMB(child.pid) }];
+    const statusDuringBatchMs = await statusDuringBatch(socket, connect, m);
+    calls += 100;
+    const more = await Promise.all(Array.from({ length: 10 }, () => connect(socket)));
+    while (calls < totalCalls) {
+      const round = calls;
+      await Promise.all(more.map(async (c, ci) => {
+        for (let k = 0; k < 100; k++) {
+          const [method, params] = mixedCall(m, round + k, ci, 100);
+          await c.call(method, params);
+        }
+      }));
+      calls += 1000;
+      afterCalls.push({ calls, mb: processRssMB(child.pid) });
+    }
+    for (const c of more) c.close();
+    return {
+      cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients,
+      statusDuringBatchMs, rss: { idleMB, afterCalls },
+    };
   } catch (err) {
     // A failing call is reported in the table rather than ending the whole run.
     return `daemon call failed: ${(err as Error).message.slice(0, 200)}`;

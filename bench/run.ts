@@ -109,7 +109,7 @@ async function measure(n: number, o: BenchOptions): Promise<SizeFigures> {
     const n0 = performance.now();
     spawnSync(process.execPath, ['-e', '0']);
     const nodeStartMs = performance.now() - n0;
-    const daemon = await runDaemon({ root: ROOT, corpus: dir, dbPath, work, rebuildCli: !o.quick }, m, 50, o.quick ? 1 : 20);
+    const daemon = await runDaemon({ root: ROOT, corpus: dir, dbPath, work, rebuildCli: !o.quick }, m, 50, o.quick ? 1 : 20, o.quick ? 0 : 10_000);
     const inProcessStartMs = await inProcessStart({ root: ROOT, corpus: dir, dbPath, work }, m, sources);
     log(`[${n}] Claude Code hook …`);
     const hook = await hookLatency({ root: ROOT, dbPath, work, rebuild: !o.quick }, m, o.quick ? 5 : 40);

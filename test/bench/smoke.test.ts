@@ -43,7 +43,8 @@ describe('npm run bench (smoke)', () => {
     // The table.
     expect(r.stdout).toMatch(/\| size \| measure \| Throughline \| baseline/);
     for (const measure of ['cold index', 'peak RSS, indexing', 'index size', 're-scan, unchanged', 'append → searchable', 'suggest p50/p95/p99',
-      'recall_conversations p50/p95/p99', 'read_conversation p50/p95/p99', 'history_search p50/p95/p99', 'daemon start → first answer']) {
+      'recall_conversations p50/p95/p99', 'read_conversation p50/p95/p99', 'history_search p50/p95/p99', 'daemon start → first answer',
+      "another client's status during a 100-call batch", 'daemon RSS: idle · after calls']) {
       expect(r.stdout).toContain(`| 1,000 | ${measure}`);
     }
     // ripgrep is installed by .ci/run: the search ratio is measured query by query against it.
