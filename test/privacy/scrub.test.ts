@@ -45,6 +45,31 @@ describe('forget', () => {
   });
 });
 
+describe('an exclusion written into settings.json', () => {
+  it.each(['the next index run', 'the daemon’s next answer'])('leaves none of the words it covers in the index folder after %s', async (when) => {
+    home = fakeHome();
+    const secret = importFile(home, 'hand-scrub', '/secret/by-hand');
+    for (let i = 0; i < 40; i++) secret.append(`zyxhandscrub number ${i} of the private plan`);
+    importFile(home, 'hand-open', '/open/kept').append('zyxhandkept stays');
+    expect((await home.cli(['index'])).code).toBe(0);
+    const dataDir = path.dirname(home.db);
+    expect(filesHolding(dataDir, 'zyxhandscrub')).not.toEqual([]);
+    fs.mkdirSync(path.dirname(home.settings), { recursive: true });
+    fs.writeFileSync(home.settings, JSON.stringify({ exclusions: ['/secret/**'] }));
+    if (when === 'the next index run') expect((await home.cli(['index'])).code).toBe(0);
+    else {
+      const daemon = await startDaemon({ dbPath: home.db, settingsPath: home.settings, socketPath: path.join(home.dir, 'run.sock'), log: false, watch: false });
+      const rpc = await connectRpc(daemon.socketPath);
+      // Its next answer (a query naming the word would itself go into the activity log).
+      expect((await rpc.call('status', {})).conversations).toBe(1);
+      rpc.close();
+      await daemon.close();
+    }
+    expect(filesHolding(dataDir, 'zyxhandscrub')).toEqual([]);
+    expect(await home.search('zyxhandkept')).toHaveLength(1);
+  });
+});
+
 describe('file modes', () => {
   const mode = (p: string) => (fs.statSync(p).mode & 0o777).toString(8);
 

@@ -74,7 +74,9 @@ export function createCore(options: CoreOptions): Core {
   // ingest.append and handoffs go through this writer: an excluded workspace is not kept from them either.
   const writer = createWriter(db, { exclusions: current });
   const keeper = createExclusionKeeper(db, writer);
-  let settingsSeen = settingsStamp(options.settingsPath);
+  // Nothing seen yet: the first answer or file takes in the settings as they are, so an exclusion
+  // written while no daemon ran (a hand edit) removes what it covers before anything is answered.
+  let settingsSeen: string | null = null;
 
   /**
    * Takes in a settings change made elsewhere (a CLI `forget`, a hand edit, another window) before
