@@ -26,6 +26,18 @@ export function openRegular(file: string): number {
   return fd;
 }
 
+/** The first `size` bytes of an open file as text (fewer when it shrank meanwhile). */
+export function readText(fd: number, size: number): string {
+  const buf = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const n = fs.readSync(fd, buf, got, size - got, got);
+    if (n <= 0) break;
+    got += n;
+  }
+  return buf.toString('utf8', 0, got);
+}
+
 /** A small file beside a session (a sidecar), as text; undefined when absent, not regular or over `max` bytes. */
 export function readRegularFile(file: string, max = 1 << 20): string | undefined {
   let fd: number;
@@ -36,15 +48,7 @@ export function readRegularFile(file: string, max = 1 << 20): string | undefined
   }
   try {
     const size = fs.fstatSync(fd).size;
-    if (size > max) return undefined;
-    const buf = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const n = fs.readSync(fd, buf, got, size - got, got);
-      if (n <= 0) break;
-      got += n;
-    }
-    return buf.toString('utf8', 0, got);
+    return size > max ? undefined : readText(fd, size);
   } finally {
     fs.closeSync(fd);
   }

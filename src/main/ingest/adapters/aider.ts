@@ -13,6 +13,7 @@ import path from 'node:path';
 import { LineError, type ConversationMeta, type EntryRecord, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
 import { classify, continues, splitThinking, thinkingTag, toolOf, userKind } from './aider-lines.js';
 import { baseName, isObject, preview, RESULT_MAX, TITLE_MAX, titleFromText } from './text.js';
+import { Stateful } from './stateful.js';
 
 export const AIDER_HISTORY = '.aider.chat.history.md';
 
@@ -72,18 +73,9 @@ function restore(raw: unknown): AiderState {
 /** `2024-08-05 19:33:32` → `2024-08-05T19:33:32`: one word, for session ids and keys. */
 const isoStamp = (stamp: string) => stamp.replace(' ', 'T');
 
-class AiderParser implements LineParser {
-  private readonly s: AiderState;
-
-  constructor(
-    private readonly file: string,
-    state: unknown,
-  ) {
-    this.s = restore(state);
-  }
-
-  state(): unknown {
-    return structuredClone(this.s);
+class AiderParser extends Stateful<AiderState> implements LineParser {
+  constructor(file: string, state: unknown) {
+    super(file, state, restore);
   }
 
   line(text: string, lineNo: number): IngestOp[] {

@@ -26,6 +26,7 @@ import {
   titleFromText,
   type Json,
 } from './text.js';
+import { Stateful } from './stateful.js';
 
 /** Unanswered tool calls kept to settle later; older ones stay 'pending' forever (interrupted). */
 const PENDING_CAP = 300;
@@ -55,19 +56,11 @@ function restore(raw: unknown): CodexState {
   return isCodexState(raw) ? structuredClone(raw) : { v: 1, seq: 0, titleRank: 0, pending: {} };
 }
 
-export class CodexParser implements LineParser {
-  private readonly s: CodexState;
+export class CodexParser extends Stateful<CodexState> implements LineParser {
   private ops: IngestOp[] = [];
 
-  constructor(
-    private readonly path: string,
-    state: unknown,
-  ) {
-    this.s = restore(state);
-  }
-
-  state(): unknown {
-    return structuredClone(this.s);
+  constructor(file: string, state: unknown) {
+    super(file, state, restore);
   }
 
   line(text: string, lineNo: number): IngestOp[] {
@@ -114,7 +107,7 @@ export class CodexParser implements LineParser {
 
   /** The session id: from session_meta, else from the file name `rollout-…-<uuid>.jsonl`. */
   private conv(): string {
-    if (this.s.key === undefined) this.s.key = sessionIdFromPath(this.path) ?? baseName(this.path).replace(/\.jsonl$/, '');
+    if (this.s.key === undefined) this.s.key = sessionIdFromPath(this.file) ?? baseName(this.file).replace(/\.jsonl$/, '');
     if (!this.s.announced) {
       this.s.announced = true;
       this.meta({ sessionId: this.s.key });
@@ -129,7 +122,7 @@ export class CodexParser implements LineParser {
   /** Only the first session_meta names the session: a resumed or forked rollout may repeat others. */
   private sessionMeta(p: Json, ts: number | undefined): void {
     if (this.s.announced) return;
-    this.s.key ??= nonEmpty(p.id) ?? sessionIdFromPath(this.path);
+    this.s.key ??= nonEmpty(p.id) ?? sessionIdFromPath(this.file);
     this.conv();
     const meta: ConversationMeta = {};
     const created = parseTs(p.timestamp) ?? ts;

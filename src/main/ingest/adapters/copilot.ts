@@ -23,6 +23,7 @@ import {
   truncate,
   type Json,
 } from './text.js';
+import { Stateful } from './stateful.js';
 
 const CALL_TEXT_MAX = 500;
 /** Calls waiting for their result; older ones stay 'pending' (an interrupted turn). */
@@ -53,19 +54,11 @@ function sessionIdFromPath(file: string): string {
   return name === 'events.jsonl' ? baseName(dirName(file)) : name.replace(/\.jsonl$/, '');
 }
 
-class CopilotParser implements LineParser {
-  private readonly s: CopilotState;
+class CopilotParser extends Stateful<CopilotState> implements LineParser {
   private ops: IngestOp[] = [];
 
-  constructor(
-    private readonly file: string,
-    state: unknown,
-  ) {
-    this.s = restore(state);
-  }
-
-  state(): unknown {
-    return structuredClone(this.s);
+  constructor(file: string, state: unknown) {
+    super(file, state, restore);
   }
 
   line(text: string, lineNo: number): IngestOp[] {

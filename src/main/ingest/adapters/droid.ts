@@ -6,6 +6,7 @@ import path from 'node:path';
 import { LineError, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
 import { BlocksBook, newBlocksState, type BlocksState } from './blocks-book.js';
 import { baseName, isAbsolutePath, isObject, nonEmpty, parseJsonObject, parseTs, preview, TITLE_MAX } from './text.js';
+import { Stateful } from './stateful.js';
 
 interface DroidState {
   v: 'droid-1';
@@ -26,18 +27,9 @@ function userText(text: string): string | null {
   return t === '' ? null : t;
 }
 
-class DroidParser implements LineParser {
-  private readonly s: DroidState;
-
-  constructor(
-    private readonly file: string,
-    state: unknown,
-  ) {
-    this.s = restore(state);
-  }
-
-  state(): unknown {
-    return structuredClone(this.s);
+class DroidParser extends Stateful<DroidState> implements LineParser {
+  constructor(file: string, state: unknown) {
+    super(file, state, restore);
   }
 
   line(text: string, lineNo: number): IngestOp[] {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp, type LineParser } from '../types.js';
+import { readText } from '../regular-file.js';
 import { GeminiBook, restoreGeminiState, type GeminiState } from './gemini-book.js';
 import { baseName, isObject, nonEmpty, parseJsonObject, type Json } from './text.js';
 
@@ -74,14 +75,7 @@ class GeminiDocumentReader implements DocumentReader {
 
   read(fd: number, size: number): IngestOp[] {
     if (size > DOCUMENT_MAX) throw new LineError(`gemini: session document of ${size} bytes is larger than ${DOCUMENT_MAX}`);
-    const buf = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const n = fs.readSync(fd, buf, got, size - got, got);
-      if (n <= 0) break;
-      got += n;
-    }
-    const text = buf.toString('utf8', 0, got);
+    const text = readText(fd, size);
     let doc: unknown;
     try {
       doc = JSON.parse(text);

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { LineError, type DocumentReader, type IngestOp } from '../types.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
 import { isObject, putCapped, type Json } from './text.js';
+import { Stateful } from './stateful.js';
 
 /** Sessions whose first prompt already named them (the first-prompt title is set once). */
 const TITLED_CAP = 5000;
@@ -52,18 +53,9 @@ function parse(text: string): Json | undefined {
   }
 }
 
-class OpencodeDbReader implements DocumentReader {
-  private s: DbState;
-
-  constructor(
-    private readonly file: string,
-    state: unknown,
-  ) {
-    this.s = restore(state);
-  }
-
-  state(): unknown {
-    return structuredClone(this.s);
+class OpencodeDbReader extends Stateful<DbState> implements DocumentReader {
+  constructor(file: string, state: unknown) {
+    super(file, state, restore);
   }
 
   read(): IngestOp[] {

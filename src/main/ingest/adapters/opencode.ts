@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } from '../types.js';
-import { readRegularFile } from '../regular-file.js';
+import { readRegularFile, readText } from '../regular-file.js';
 import { readOpencodeDb } from './opencode-db.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
 import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
@@ -17,16 +17,9 @@ const FILE_MAX = 64 << 20;
 
 function readJson(fd: number, size: number): Json {
   if (size > FILE_MAX) throw new LineError(`opencode: ${size} bytes is more than a storage file holds`);
-  const buf = Buffer.alloc(size);
-  let got = 0;
-  while (got < size) {
-    const n = fs.readSync(fd, buf, got, size - got, got);
-    if (n <= 0) break;
-    got += n;
-  }
   let value: unknown;
   try {
-    value = JSON.parse(buf.toString('utf8', 0, got));
+    value = JSON.parse(readText(fd, size));
   } catch (err) {
     throw new LineError(`opencode: not valid JSON: ${(err as Error).message}`, 1);
   }
