@@ -30,8 +30,8 @@ suite('Settings → Extensions: agent integrations', () => {
     const codex = page.getByTestId('integration-codex');
     await codex.getByRole('button', { name: 'Install for Codex' }).click();
     await expect.poll(() => codex.getByTestId('integration-state').textContent()).toBe('Installed');
-    // config.toml and the launcher agents start Throughline through.
-    expect(await codex.getByRole('status').textContent()).toMatch(/^Installed: 2 files changed\. .*Restart Codex/);
+    // config.toml, hooks.json and the launcher agents start Throughline through.
+    expect(await codex.getByRole('status').textContent()).toMatch(/^Installed: 3 files changed\. .*Restart Codex/);
     const config = path.join(app.home, '.codex', 'config.toml');
     expect(fs.readFileSync(config, 'utf8')).toMatch(/\[mcp_servers\.throughline\][\s\S]*"mcp"/);
     expect((await app.core.api['integrations.list']({})).items.find((i) => i.id === 'codex')!.state).toBe('installed');
