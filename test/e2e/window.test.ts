@@ -356,7 +356,7 @@ suite('the window (issue 13)', { timeout: 180_000 }, () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 360_000); // two passes over 1,200 entries, one traced: minutes on a loaded machine
 
   it('states: an unknown conversation is "not found" with a way back; Index status lists every watched folder', async () => {
     const { page } = await app.open({ hash: '#/c/987654' });

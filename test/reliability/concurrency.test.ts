@@ -110,7 +110,10 @@ describe('concurrency on one index', () => {
       const stopped = await daemon.exited;
       expect(stopped.code, stopped.stderr).toBe(0);
       const logged = fs.readFileSync(log, 'utf8');
-      expect(logged.split('\n').filter((l) => / (ERROR|WARN) /.test(l) || /locked|busy/i.test(l))).toEqual([]);
+      // A slow call's notice ("… took 2130 ms") is about speed on a loaded machine (benchmarks measure
+      // that); any other warning, an error or a lock is a concurrency fault.
+      const faults = logged.split('\n').filter((l) => (/ (ERROR|WARN) /.test(l) && !/ WARN \S+ took \d+ ms$/.test(l)) || /locked|busy/i.test(l));
+      expect(faults).toEqual([]);
       expectConverged(t);
     } finally {
       daemon.child.kill('SIGKILL');
