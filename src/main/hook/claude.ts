@@ -78,6 +78,46 @@ export function ownConversationNote(sessionId: string): string {
   return `This conversation is Throughline conversation "${sessionId}"; pass it as "conversation" to history_search and history_read (and to recall_conversations, which then leaves it out).`;
 }
 
+/** What a turn-start hook knows of the prompt it is called for (Claude Code's, Codex's and Gemini CLI's field names). */
+export interface PromptInput {
+  prompt: string;
+  cwd?: string | null;
+  session_id?: string | null;
+  transcript_path?: string | null;
+}
+
+/**
+ * The context a turn-start hook adds for a prompt: the pointer block and the line naming the
+ * session, or '' for nothing. Default mode: only a first prompt asks. Every-message mode asks the
+ * daemon each time (it remembers what this session was given); without a daemon nothing remembers,
+ * so only a first prompt is answered from the index.
+ */
+export async function promptContext(
+  input: PromptInput,
+  client: string,
+  options: HookOptions,
+  deadline: number,
+  isFirst: () => boolean | Promise<boolean>,
+): Promise<string> {
+  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
+  if (!switches.autoRecall) return '';
+  let first: boolean | undefined;
+  if (!switches.every) {
+    if (!(await isFirst())) return '';
+    first = true;
+  }
+  const params: SuggestParams = {
+    text: input.prompt.slice(0, 20_000),
+    workspace: input.cwd || undefined,
+    conversation: input.session_id || input.transcript_path || undefined,
+    ...(first ? { first } : {}),
+  };
+  const result = await hookSuggest(params, client, options, deadline, async () => first ?? (await isFirst()));
+  if (!result?.block.trim()) return '';
+  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
+  return result.block.trimEnd() + note;
+}
+
 /** The hook answer Claude Code (and Codex, which reads the same) adds to the model's context. */
 export function hookJson(event: 'UserPromptSubmit' | 'SessionStart', context: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } }) + '\n';
@@ -97,27 +137,9 @@ export async function claudeHookOutput(input: ClaudeHookInput, options: HookOpti
     );
   }
   if (event !== 'UserPromptSubmit' || !input.prompt?.trim()) return '';
-  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
-  if (!switches.autoRecall) return '';
   const prompt = input.prompt;
-  // Default mode: only a first prompt asks. Every-message mode asks the daemon each time (it
-  // remembers what this session was given); without a daemon nothing remembers, so only a first
-  // prompt is answered from the index.
-  let first: boolean | undefined;
-  if (!switches.every) {
-    if (!(await isFirstPrompt(input.transcript_path, prompt))) return '';
-    first = true;
-  }
-  const params: SuggestParams = {
-    text: prompt.slice(0, 20_000),
-    workspace: input.cwd || undefined,
-    conversation: input.session_id || input.transcript_path || undefined,
-    ...(first ? { first } : {}),
-  };
-  const result = await hookSuggest(params, 'claude-code', options, deadline, async () => first ?? (await isFirstPrompt(input.transcript_path, prompt)));
-  if (!result?.block.trim()) return '';
-  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
-  return hookJson('UserPromptSubmit', result.block.trimEnd() + note);
+  const context = await promptContext({ ...input, prompt }, 'claude-code', options, deadline, () => isFirstPrompt(input.transcript_path, prompt));
+  return context ? hookJson('UserPromptSubmit', context) : '';
 }
 
 /** Parses stdin and runs the hook within its time budget; resolves to the text to print, never rejects. */

@@ -9,11 +9,9 @@
 // The transcript is the session's rollout file: every prompt the person typed is an
 // `event_msg` of type `user_message` there (other role:user items are Codex's own context).
 import fs from 'node:fs';
-import type { SuggestParams } from '../../shared/api.js';
 import { eachLine } from './read-head.js';
-import { readRecallSwitches } from './recall-settings.js';
-import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
-import { hookJson, ownConversationNote, runHookOn } from './claude.js';
+import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
+import { hookJson, promptContext, runHookOn } from './claude.js';
 
 export interface CodexHookInput {
   session_id?: string;
@@ -58,24 +56,9 @@ export function codexIsFirstPrompt(transcriptPath: string | null | undefined, pr
 
 export async function codexHookOutput(input: CodexHookInput, options: HookOptions = {}, deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)): Promise<string> {
   if (input.hook_event_name !== 'UserPromptSubmit' || !input.prompt?.trim()) return '';
-  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
-  if (!switches.autoRecall) return '';
   const prompt = input.prompt;
-  let first: boolean | undefined;
-  if (!switches.every) {
-    if (!codexIsFirstPrompt(input.transcript_path, prompt)) return '';
-    first = true;
-  }
-  const params: SuggestParams = {
-    text: prompt.slice(0, 20_000),
-    workspace: input.cwd || undefined,
-    conversation: input.session_id || input.transcript_path || undefined,
-    ...(first ? { first } : {}),
-  };
-  const result = await hookSuggest(params, 'codex', options, deadline, async () => first ?? codexIsFirstPrompt(input.transcript_path, prompt));
-  if (!result?.block.trim()) return '';
-  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
-  return hookJson('UserPromptSubmit', result.block.trimEnd() + note);
+  const context = await promptContext({ ...input, prompt }, 'codex', options, deadline, () => codexIsFirstPrompt(input.transcript_path, prompt));
+  return context ? hookJson('UserPromptSubmit', context) : '';
 }
 
 export function runCodexHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {

@@ -8,11 +8,9 @@
 // message means this is not the first prompt. Transcripts are JSONL (one record a line) in current
 // versions and one pretty-printed JSON object ({messages: […]}) in older ones.
 import fs from 'node:fs';
-import type { SuggestParams } from '../../shared/api.js';
 import { eachLine } from './read-head.js';
-import { readRecallSwitches } from './recall-settings.js';
-import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
-import { ownConversationNote, runHookOn } from './claude.js';
+import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
+import { promptContext, runHookOn } from './claude.js';
 
 export interface GeminiHookInput {
   session_id?: string;
@@ -80,24 +78,9 @@ export async function geminiIsFirstPrompt(transcriptPath: string | undefined, pr
 
 export async function geminiHookOutput(input: GeminiHookInput, options: HookOptions = {}, deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)): Promise<string> {
   if (input.hook_event_name !== 'BeforeAgent' || !input.prompt?.trim()) return '';
-  const switches = readRecallSwitches(resolvePaths(options).settingsPath);
-  if (!switches.autoRecall) return '';
   const prompt = input.prompt;
-  let first: boolean | undefined;
-  if (!switches.every) {
-    if (!(await geminiIsFirstPrompt(input.transcript_path, prompt))) return '';
-    first = true;
-  }
-  const params: SuggestParams = {
-    text: prompt.slice(0, 20_000),
-    workspace: input.cwd || undefined,
-    conversation: input.session_id || input.transcript_path || undefined,
-    ...(first ? { first } : {}),
-  };
-  const result = await hookSuggest(params, 'gemini-cli', options, deadline, async () => first ?? (await geminiIsFirstPrompt(input.transcript_path, prompt)));
-  if (!result?.block.trim()) return '';
-  const note = input.session_id ? `\n${ownConversationNote(input.session_id)}` : '';
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: result.block.trimEnd() + note } }) + '\n';
+  const context = await promptContext({ ...input, prompt }, 'gemini-cli', options, deadline, () => geminiIsFirstPrompt(input.transcript_path, prompt));
+  return context ? JSON.stringify({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: context } }) + '\n' : '';
 }
 
 export function runGeminiHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
