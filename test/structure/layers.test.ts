@@ -29,10 +29,6 @@ const CLI_PAST_THE_API = [
   'src/main/cli/agent-commands.ts -> ../store/db.js',
   'src/main/cli/agent-commands.ts -> ../store/activity.js',
   'src/main/cli/command.ts -> ../store/db.js',
-  'src/main/cli/human.ts -> ../store/db.js',
-  'src/main/cli/human.ts -> ../store/search.js',
-  'src/main/cli/human.ts -> ../recall/match-text.js',
-  'src/main/cli/human.ts -> ../recall/terms.js',
   'src/main/cli/index-commands.ts -> ../ingest/scan.js',
   'src/main/cli/index-commands.ts -> ../ingest/sources.js',
   'src/main/cli/index-commands.ts -> ../store/db.js',
@@ -41,15 +37,11 @@ const CLI_PAST_THE_API = [
   'src/main/cli/index-commands.ts -> ../store/exclusions.js',
   'src/main/cli/index-commands.ts -> ../store/forget.js',
   'src/main/cli/index-commands.ts -> ../store/writer.js',
-  'src/main/cli/main.ts -> ../recall/errors.js',
   'src/main/cli/main.ts -> ../store/db.js',
   'src/main/cli/privacy-commands.ts -> ../store/db.js',
   'src/main/cli/privacy-commands.ts -> ../store/exclusions.js',
   'src/main/cli/privacy-commands.ts -> ../store/read.js',
   'src/main/cli/privacy-commands.ts -> ../store/writer.js',
-  'src/main/cli/recall-commands.ts -> ../recall/pointer-block.js',
-  'src/main/cli/recall-shared.ts -> ../recall/index.js',
-  'src/main/cli/recall-shared.ts -> ../store/db.js',
 ];
 
 const key = (v: { file: string; imports: string }): string => `${v.file} -> ${v.imports}`;

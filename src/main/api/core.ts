@@ -27,6 +27,11 @@ export interface CoreOptions {
    */
   sources?: Source[];
   readonly?: boolean;
+  /**
+   * Every call is a person's own request (the CLI): autoRecall, which governs what is offered to
+   * agents unasked, does not hold back `suggest`.
+   */
+  explicitRequests?: boolean;
   nativeBinding?: string;
   /**
    * Where failures of background indexing (the watcher, the periodic rescan) go, e.g. the daemon's
@@ -177,7 +182,7 @@ export function createCore(options: CoreOptions): Core {
     return filesUnderStmt.get({ from: base + sep, to: base + String.fromCharCode(sep.charCodeAt(0) + 1) }) as number;
   }
 
-  const api = afterSettings(createApi({ db, reader, writer, recall, settings, keeper, status, env }), applySettings);
+  const api = afterSettings(createApi({ db, reader, writer, recall, settings, keeper, status, env, explicitRequests: options.explicitRequests }), applySettings);
 
   let watchedKey = '';
   const sourcesKey = () => JSON.stringify(sources());

@@ -32,12 +32,22 @@ export async function dispatch(api: Api, method: string, params: unknown, access
   try {
     return await (api[call.method] as (p: unknown, a?: Access) => Promise<unknown>)(call.params, access);
   } catch (err) {
-    if (err instanceof ApiError) throw err;
-    if (err instanceof NotFoundError) throw new ApiError(RPC.NOT_FOUND, err.message);
-    if (err instanceof ForbiddenError) throw new ApiError(RPC.FORBIDDEN, err.message);
-    if (err instanceof RecallError) throw new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
-    if (err instanceof InstallError) throw new ApiError(RPC.CONFLICT, err.message, { kind: err.kind });
-    if (err instanceof StoreError) throw new ApiError(RPC.INTERNAL, err.message, { kind: err.kind });
-    throw new ApiError(RPC.INTERNAL, `Internal error in ${method}: ${(err as Error).message}`);
+    throw toApiError(err, method);
   }
+}
+
+/**
+ * The one mapping of what the core throws to an answer with a JSON-RPC code, for every transport
+ * (the CLI too, for a failure to open the index). An error of no known kind keeps its cause.
+ */
+export function toApiError(err: unknown, what: string): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof NotFoundError) return new ApiError(RPC.NOT_FOUND, err.message);
+  if (err instanceof ForbiddenError) return new ApiError(RPC.FORBIDDEN, err.message);
+  if (err instanceof RecallError) return new ApiError(err.kind === 'not-found' ? RPC.NOT_FOUND : RPC.INVALID_PARAMS, err.message);
+  if (err instanceof InstallError) return new ApiError(RPC.CONFLICT, err.message, { kind: err.kind });
+  if (err instanceof StoreError) return new ApiError(RPC.INTERNAL, err.message, { kind: err.kind });
+  const internal = new ApiError(RPC.INTERNAL, `Internal error in ${what}: ${(err as Error)?.message ?? String(err)}`);
+  internal.cause = err;
+  return internal;
 }

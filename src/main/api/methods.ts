@@ -27,6 +27,8 @@ export interface ApiDeps {
   status: () => IndexStatus;
   /** The environment the integrations are installed into (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, …). */
   env: NodeJS.ProcessEnv;
+  /** Calls are a person's own requests (the CLI): suggest answers whatever autoRecall says. */
+  explicitRequests?: boolean;
 }
 
 /** The command that reopens a conversation in its own agent, as each agent documents it. */
@@ -97,7 +99,7 @@ export function createApi(deps: ApiDeps): Api {
 
   return {
     suggest: async (p, access) => {
-      const s = settings.get();
+      const s = deps.explicitRequests ? { ...settings.get(), autoRecall: true } : settings.get();
       const key = p.conversation;
       const before = key ? given.get(key) : undefined;
       const first = p.first ?? before === undefined;

@@ -1,10 +1,8 @@
 // Output for a person at a terminal (stdout is a TTY): plain titles, coloured highlights, aligned
 // columns, a blank line between turns. Programs and agents keep the agents' text (off a terminal)
 // or --json. Every piece of data is escaped (terminal.ts) before any colour is added around it.
-import type { Db } from '../store/db.js';
-import { createStemmer } from '../store/search.js';
-import { createTextMatcher, type TextMatcher } from '../recall/match-text.js';
-import { parseQuery } from '../recall/terms.js';
+import type { Core } from '../api/core.js';
+import { queryMatchers } from '../api/highlight.js';
 import { rawOut, type CliIO } from './command.js';
 import { colorEnabled, createPaint, escapeControls, fitWidth, type Paint } from './terminal.js';
 
@@ -30,31 +28,21 @@ export function forPerson(io: CliIO, json: boolean | undefined): boolean {
 const OPEN = '\x01';
 const CLOSE = '\x02';
 
-export function createHuman(io: CliIO, db: Db | null, query?: string): Human {
+export function createHuman(io: CliIO, core: Core | null, query?: string): Human {
   const paint = createPaint(colorEnabled(io.env, io.outTTY === true));
-  let any: TextMatcher | null = null;
-  let all: TextMatcher | null = null;
-  if (db && query?.trim()) {
-    let clauses = parseQuery(query);
-    if (!clauses.length) clauses = parseQuery(query, { stopWords: false });
-    if (clauses.length) {
-      const stem = createStemmer(db);
-      any = createTextMatcher(clauses, 'any', stem);
-      all = createTextMatcher(clauses, 'all', stem);
-    }
-  }
+  const matchers = core && query?.trim() ? queryMatchers(core, query) : null;
   return {
     paint,
     width: terminalWidth(io),
     highlight(text) {
       const safe = escapeControls(text);
-      if (!any) return safe;
+      if (!matchers) return safe;
       // The whole text, marked (the snippet starts at the first word: what comes before it is kept).
       const lead = /^[^\p{L}\p{N}\p{M}\p{Co}]*/u.exec(safe)![0];
-      const marked = lead + any.snippet(safe, { open: OPEN, close: CLOSE, tokens: Number.MAX_SAFE_INTEGER });
+      const marked = lead + matchers.any.snippet(safe, { open: OPEN, close: CLOSE, tokens: Number.MAX_SAFE_INTEGER });
       return marked.replace(/\x01([^\x02]*)\x02/g, (_, word: string) => paint.match(word));
     },
-    hasAll: (text) => !all || all.matches(text),
+    hasAll: (text) => !matchers || matchers.all.matches(text),
     write: (text) => rawOut(io)(text),
   };
 }

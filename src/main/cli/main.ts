@@ -2,9 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
-import { RecallError } from '../recall/errors.js';
+import { ApiError } from '../api/dispatch.js';
 import { StoreError } from '../store/db.js';
 import { CliError, type CliIO, type Command } from './command.js';
+import { cliErrorOf } from './core-session.js';
 import { indexCommand, statsCommand } from './index-commands.js';
 import { agentCommands } from './agent-commands.js';
 import { excludeCommand, forgetCommand } from './privacy-commands.js';
@@ -75,15 +76,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 /** Reports an error as one line naming the command (or one JSON object on stderr), returns the exit code. */
 function fail(io: CliIO, name: string | null, json: boolean, err: unknown): number {
   const known =
-    err instanceof CliError
-      ? err
-      : err instanceof RecallError
-        ? err.kind === 'invalid'
-          ? new CliError('usage', err.message, 2)
-          : new CliError(err.kind, err.message, 1)
-        : err instanceof StoreError
-          ? new CliError(err.kind, err.message, 1)
-          : null;
+    err instanceof CliError ? err : err instanceof ApiError ? cliErrorOf(err) : err instanceof StoreError ? new CliError(err.kind, err.message, 1) : null;
+  // An internal error of no known kind is reported as what it was, with its own stack.
+  if (!known && err instanceof ApiError && err.cause !== undefined) err = err.cause;
   const prefix = name ? `throughline ${name}` : 'throughline';
   if (json) {
     const e = known ?? new CliError('internal', (err as Error)?.message ?? String(err), 1);

@@ -2,13 +2,13 @@
 // `--json` prints the api result objects (the eval and scripts read them); off a terminal the agents'
 // text (what the tools return); on a terminal, output for a person (human-recall.ts).
 import { Scope, Sensitivity, StrategyName } from '../../shared/api.js';
-import { formatSignals } from '../recall/pointer-block.js';
-import { createSettingsStore, defaultSettingsPath } from '../settings.js';
+import { formatSignals } from '../../shared/signals-text.js';
 import { intFlag, parseFlags, printJson, type Command } from './command.js';
+import { withCore } from './core-session.js';
 import { createHuman, forPerson } from './human.js';
 import { inspectForPerson, readForPerson, searchForPerson, suggestForPerson } from './human-recall.js';
 import { historyCommand } from './recall-history.js';
-import { DB_HELP, dateFlag, enumFlag, textOf, withRecall } from './recall-shared.js';
+import { DB_HELP, dateFlag, enumFlag, textOf } from './recall-shared.js';
 
 export const suggestCommand: Command = {
   name: 'suggest',
@@ -39,25 +39,20 @@ ${DB_HELP}: {"suggestions", "block", "reason", …}
       subagents: { type: 'boolean' },
     });
     const text = textOf(positionals, 'TEXT');
-    const store = createSettingsStore(defaultSettingsPath(io.env));
-    // An explicit request: autoRecall governs what is pushed to agents, not what a person asks for.
-    const settings = { ...store.get(), autoRecall: true };
-    return withRecall(values, io, (recall) => {
-      const r = recall.suggest(
-        {
-          text,
-          workspace: values.workspace,
-          scope: enumFlag(values.scope, 'scope', Scope.options),
-          sensitivity: enumFlag(values.sensitivity, 'sensitivity', Sensitivity.options),
-          strategy: enumFlag(values.strategy, 'strategy', StrategyName.options),
-          now: dateFlag(values.now, 'now'),
-          conversation: values.conversation,
-          listed: values.listed,
-          includeSubagents: values.subagents,
-        },
-        settings,
-        store.operator().pins,
-      );
+    // An explicit request: autoRecall governs what is pushed to agents, not what a person asks for
+    // (the CLI's core takes every call as the person's own).
+    return withCore(values, io, async ({ call }) => {
+      const r = await call('suggest', {
+        text,
+        workspace: values.workspace,
+        scope: enumFlag(values.scope, 'scope', Scope.options),
+        sensitivity: enumFlag(values.sensitivity, 'sensitivity', Sensitivity.options),
+        strategy: enumFlag(values.strategy, 'strategy', StrategyName.options),
+        now: dateFlag(values.now, 'now'),
+        conversation: values.conversation,
+        listed: values.listed,
+        includeSubagents: values.subagents,
+      });
       if (values.json) printJson(io, r);
       else if (forPerson(io, values.json)) {
         const human = createHuman(io, null);
@@ -99,8 +94,8 @@ ${DB_HELP}: {"hits", "more", "relaxed", …}
       now: { type: 'string' },
     });
     const query = textOf(positionals, 'QUERY');
-    return withRecall(values, io, (recall, db) => {
-      const r = recall.recall({
+    return withCore(values, io, async ({ call, core }) => {
+      const r = await call('recall_conversations', {
         query,
         limit: intFlag(values.limit, 'limit', 1, 50),
         workspace: values.workspace ?? 'all',
@@ -109,7 +104,7 @@ ${DB_HELP}: {"hits", "more", "relaxed", …}
       });
       if (values.json) printJson(io, { hits: r.hits, more: r.more, relaxed: r.relaxed, note: r.note, truncated: r.truncated });
       else if (forPerson(io, values.json)) {
-        const human = createHuman(io, db, query);
+        const human = createHuman(io, core, query);
         human.write(searchForPerson(human, query, r));
       } else io.out(r.text + '\n');
       return 0;
@@ -131,8 +126,8 @@ ${DB_HELP}
     const { values, positionals } = parseFlags(args, { turns: { type: 'string' }, detail: { type: 'string' } });
     const ref = textOf(positionals, 'CONVERSATION');
     const detail = enumFlag(values.detail, 'detail', ['summary', 'full'] as const);
-    return withRecall(values, io, (recall) => {
-      const r = recall.read({ conversation_id: ref, turns: values.turns, detail });
+    return withCore(values, io, async ({ call }) => {
+      const r = await call('read_conversation', { conversation_id: ref, turns: values.turns, detail });
       if (values.json) printJson(io, r);
       else if (forPerson(io, values.json)) {
         const human = createHuman(io, null);
@@ -162,8 +157,8 @@ ${DB_HELP}
       limit: { type: 'string' },
     });
     const ref = textOf(positionals, 'CONVERSATION');
-    return withRecall(values, io, (recall, db) => {
-      const r = recall.inspect({
+    return withCore(values, io, async ({ call, core }) => {
+      const r = await call('conversation_inspect', {
         conversation_id: ref,
         query: values.query,
         role: enumFlag(values.role, 'role', ['user', 'assistant'] as const),
@@ -172,7 +167,7 @@ ${DB_HELP}
       });
       if (values.json) printJson(io, r);
       else if (forPerson(io, values.json)) {
-        const human = createHuman(io, db, values.query);
+        const human = createHuman(io, core, values.query);
         human.write(inspectForPerson(human, values.query, r));
       } else io.out(r.text + '\n');
       return 0;

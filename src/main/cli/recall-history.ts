@@ -3,7 +3,7 @@ import type { HistoryReadParams } from '../../shared/api.js';
 import { intFlag, parseFlags, printJson, UsageError, type Command } from './command.js';
 import { createHuman, forPerson } from './human.js';
 import { historyReadForPerson, historySearchForPerson } from './human-history.js';
-import { withRecall } from './recall-shared.js';
+import { withCore } from './core-session.js';
 
 const SUBCOMMANDS: [string, string][] = [
   ['search', 'search the conversation’s entries before its context boundary'],
@@ -52,12 +52,13 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
     if (sub === 'search') {
       const query = rest.join(' ').trim();
       if (!query) throw new UsageError('QUERY is missing (put it after --)');
-      return withRecall(values, io, (recall, db) => {
-        const before = intFlag(values.before, 'before', 0, MAX);
-        const r = recall.historySearch({ conversation, query, before, limit: intFlag(values.limit, 'limit', 1, 20) });
+      const before = intFlag(values.before, 'before', 0, MAX);
+      const limit = intFlag(values.limit, 'limit', 1, 20);
+      return withCore(values, io, async ({ call, core }) => {
+        const r = await call('history_search', { conversation, query, before, limit });
         if (values.json) printJson(io, r);
         else if (forPerson(io, values.json)) {
-          const human = createHuman(io, db, query);
+          const human = createHuman(io, core, query);
           human.write(historySearchForPerson(human, conversation, query, before, r));
         } else io.out(r.text + '\n');
         return 0;
@@ -81,8 +82,8 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
       } else if (values.tail) {
         params = { conversation, mode: 'tail', count: intFlag(values.count, 'count', 1, 20) };
       } else throw new UsageError('history read takes --items, --from (or --cursor), or --tail');
-      return withRecall(values, io, (recall) => {
-        const r = recall.historyRead(params);
+      return withCore(values, io, async ({ call }) => {
+        const r = await call('history_read', params);
         if (values.json) printJson(io, r);
         else if (forPerson(io, values.json)) {
           const human = createHuman(io, null);
@@ -94,16 +95,16 @@ tail reads the entries right before it. Output is quoted material, at most 50 KB
     if (sub === 'handoff') {
       const text = rest.join(' ').trim();
       if (!text) throw new UsageError('TEXT is missing (put it after --)');
-      return withRecall(
+      return withCore(
         values,
         io,
-        (recall) => {
-          const r = recall.historyHandoff({ conversation, text });
+        async ({ call }) => {
+          const r = await call('history_handoff', { conversation, text });
           if (values.json) printJson(io, r);
           else io.out(`${r.text}\n`);
           return 0;
         },
-        true,
+        { write: true },
       );
     }
     throw new UsageError(`unknown subcommand "${sub}"`);

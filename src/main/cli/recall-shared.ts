@@ -1,25 +1,7 @@
 // Helpers shared by the recall commands (recall-commands.ts, recall-history.ts).
-import { createRecall, RecallError, type Recall } from '../recall/index.js';
-import type { Db } from '../store/db.js';
-import { CliError, openIndex, UsageError, type CliIO } from './command.js';
+import { UsageError } from './command.js';
 
 export const DB_HELP = '  --db FILE         the index (default $THROUGHLINE_DB or $XDG_DATA_HOME/throughline/index.sqlite)\n  --json            print the result as one JSON object';
-
-/**
- * Opens the index read-only, runs `fn` with a recall engine (and the index, for highlighting), and
- * turns RecallErrors into CLI errors.
- */
-export async function withRecall(values: { db?: string | boolean }, io: CliIO, fn: (r: Recall, db: Db) => number, writable = false): Promise<number> {
-  const db = openIndex(values, io.env, !writable);
-  try {
-    return fn(createRecall(db), db);
-  } catch (err) {
-    if (err instanceof RecallError) throw err.kind === 'invalid' ? new UsageError(err.message) : new CliError(err.kind, err.message);
-    throw err;
-  } finally {
-    db.close();
-  }
-}
 
 export function enumFlag<T extends string>(value: string | boolean | undefined, name: string, allowed: readonly T[]): T | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;

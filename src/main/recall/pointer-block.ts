@@ -2,7 +2,10 @@
 // per suggestion the title, conversation id, workspace, score, signals and an optional short preview
 // from the summary, inside the sensitivity's token budget. It is framed as quoted material found by
 // keyword that may be irrelevant — a menu, not an answer — and names the tools to read more.
-import type { Signal, Suggestion } from '../../shared/api.js';
+import type { Suggestion } from '../../shared/api.js';
+import { formatSignals, oneLine } from '../../shared/signals-text.js';
+
+export { formatSignals, oneLine } from '../../shared/signals-text.js';
 
 /** The estimate every budget in recall uses: about four characters per token. */
 export function estimateTokens(text: string): number {
@@ -17,17 +20,6 @@ export const BLOCK_INTRO =
   '(or search inside it with conversation_inspect) by its id.';
 const PREVIEW_CHARS = 160;
 const TITLE_CHARS = 120;
-
-/** One line of text, no markup that could close the block, at most `max` characters. */
-export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/</g, '‹').replace(/>/g, '›').trim();
-  return flat.length > max ? flat.slice(0, max - 1).trimEnd() + '…' : flat;
-}
-
-export function formatSignals(signals: readonly Signal[]): string {
-  // A prior that lowers the score (recency of old work) reads as a minus, not "+-0.4".
-  return signals.map((s) => `${s.name}${s.detail ? ` ${oneLine(s.detail, 80)}` : ''} ${s.points < 0 ? '-' : '+'}${Math.abs(s.points)}`).join('; ');
-}
 
 function entry(s: Suggestion, index: number, withPreview: boolean): string {
   const where = s.workspace ? `, ${oneLine(s.workspace, 120)}` : '';
