@@ -24,7 +24,6 @@ export function appendEntries(db: Db, writer: Writer, params: AppendParams, acce
     if (!within(workspace, access.workspaces)) {
       throw new ForbiddenError(`Conversation "${key}" is outside the workspaces this caller may reach (${access.workspaces?.join(', ')}).`);
     }
-    const next = existing ? ((db.prepare('SELECT max(seq) FROM entries WHERE conversation_id = ?').pluck().get(existing.id) as number | null) ?? -1) + 1 : 0;
     const now = Date.now();
     const ops: IngestOp[] = [];
     const firstUser = params.entries.find((e) => e.role === 'user')?.text.trim().split('\n')[0]?.slice(0, 80);
@@ -39,9 +38,9 @@ export function appendEntries(db: Db, writer: Writer, params: AppendParams, acce
         updatedAt: now,
       },
     });
-    params.entries.forEach((e, i) => {
-      const entry: EntryRecord = {
-        seq: next + i,
+    for (const e of params.entries) {
+      // Numbered by the writer, after the last entry, in the same transaction (see IngestOp 'append').
+      const entry: Omit<EntryRecord, 'seq'> = {
         sourceId: e.id,
         role: e.role,
         kind: e.tool ? 'tool_call' : 'message',
@@ -51,8 +50,8 @@ export function appendEntries(db: Db, writer: Writer, params: AppendParams, acce
         toolStatus: e.tool?.status,
         ts: e.ts ? Date.parse(e.ts) : now,
       };
-      ops.push({ op: 'entry', conv: key, entry });
-    });
+      ops.push({ op: 'append', conv: key, entry });
+    }
     const ids = writer.commitBatch(file, ops, { offset: 0, line: 0, state: null, size: 0, mtimeMs: now, inode: 0 });
     return { conversation: ids.get(key) ?? null, entries: params.entries.length };
   })();

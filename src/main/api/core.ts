@@ -9,7 +9,7 @@ import { ADAPTERS, aiderSources, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
 import { openDb, type Db } from '../store/db.js';
 import { createReader } from '../store/read.js';
-import { indexCounts } from '../store/stats.js';
+import { createSourceFileCounts, indexHealth, recentErrors } from '../store/stats.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore } from '../settings.js';
 import { createExclusions, type Exclusions } from '../privacy.js';
@@ -147,18 +147,19 @@ export function createCore(options: CoreOptions): Core {
     return scanning;
   }
 
+  const fileCounts = createSourceFileCounts(db);
   function status(): IndexStatus {
-    const one = (sql: string) => (db.prepare(sql).pluck().get() as number | null) ?? 0;
     const bytes = progress?.bytes ?? 0;
     const secs = (progress?.elapsedMs ?? 0) / 1000;
+    // The same counts as `throughline index` and `stats` (store/stats.ts).
+    const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db);
     return {
       db: options.dbPath,
-      schemaVersion: db.pragma('user_version', { simple: true }) as number,
-      // The same counts as `throughline index` and `stats` (store/stats.ts).
-      ...indexCounts(db),
-      errors: db.prepare('SELECT path, line, reason, at FROM ingest_errors ORDER BY id DESC LIMIT 50').all() as IndexStatus['errors'],
-      errorCount: one('SELECT count(*) FROM ingest_errors'),
-      lastIndexedAt: (db.prepare('SELECT max(indexed_at) FROM source_files').pluck().get() as number | null) ?? null,
+      schemaVersion,
+      ...counts,
+      errors: recentErrors(db, 50),
+      errorCount,
+      lastIndexedAt,
       indexing: progress
         ? { active: true, filesDone: progress.filesDone, filesTotal: progress.filesTotal, entries: progress.entries, bytes, rateMBps: secs > 0 ? bytes / 1048576 / secs : 0 }
         : null,
@@ -169,17 +170,8 @@ export function createCore(options: CoreOptions): Core {
 
   /** A source as the status shows it: a folder (its indexed files), or one file (a database, a history). */
   function folderStatus(s: Source): IndexStatus['folders'][number] {
-    if (isFile(s.root)) return { kind: s.kind, path: s.root, found: true, files: fileIndexed.get(s.root) ? 1 : 0 };
-    return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: filesUnder(s.root) };
-  }
-  const fileIndexed = db.prepare('SELECT 1 FROM source_files WHERE path = ?').pluck();
-
-  /** Indexed files below `root`: a range over the path index (the separator's next character ends it). */
-  const filesUnderStmt = db.prepare('SELECT count(*) FROM source_files WHERE path > @from AND path < @to').pluck();
-  function filesUnder(root: string): number {
-    const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/';
-    const base = root.endsWith(sep) ? root.slice(0, -1) : root;
-    return filesUnderStmt.get({ from: base + sep, to: base + String.fromCharCode(sep.charCodeAt(0) + 1) }) as number;
+    if (isFile(s.root)) return { kind: s.kind, path: s.root, found: true, files: fileCounts.indexed(s.root) ? 1 : 0 };
+    return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: fileCounts.under(s.root) };
   }
 
   const api = afterSettings(createApi({ db, reader, writer, recall, settings, keeper, status, env, explicitRequests: options.explicitRequests }), applySettings);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createIndexer, type ScanProgress, type ScanStats } from '../ingest/scan.js';
 import { ADAPTERS, aiderSources, defaultSources, parseSource } from '../ingest/sources.js';
 import { openDb } from '../store/db.js';
-import { countChanges, countSnapshot, indexCounts, indexStats, type CountChanges, type IndexCounts, type IndexStats } from '../store/stats.js';
+import { conversationsByFile, countChanges, countSnapshot, indexCounts, indexStats, type CountChanges, type IndexCounts, type IndexStats } from '../store/stats.js';
 import { createExclusions } from '../privacy.js';
 import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
@@ -220,12 +220,10 @@ function goneConversations(file: string): number {
   try {
     const db = openDb(file, { readonly: true });
     try {
-      const byFile = db
-        .prepare('SELECT coalesce(f.path, c.path) AS path, f.status AS status, count(*) AS n FROM conversations c LEFT JOIN source_files f ON f.id = c.file_id GROUP BY 1, 2')
-        .all() as { path: string; status: string | null; n: number }[];
+      const byFile = conversationsByFile(db);
       // Gone since the last run too, not only those the last run saw gone; a pushed conversation's
       // path (throughline-append://…) is no file at all.
-      return byFile.filter((f) => f.status === 'missing' || !fs.existsSync(f.path)).reduce((sum, f) => sum + f.n, 0);
+      return byFile.filter((f) => f.status === 'missing' || !fs.existsSync(f.path)).reduce((sum, f) => sum + f.conversations, 0);
     } finally {
       db.close();
     }

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/db.js';
+import { indexedWorkspaces } from '../store/workspace-roots.js';
 import { AIDER_HISTORY, historyOverride } from './adapters/aider.js';
 import type { Source } from './scan.js';
 
@@ -46,10 +47,7 @@ export function historiesOf(workspace: string, names: readonly string[] = [AIDER
 export function aiderSources(db: Db, env: NodeJS.ProcessEnv): Source[] {
   const override = historyOverride(env);
   const names = override && !path.isAbsolute(override) ? [AIDER_HISTORY, override] : [AIDER_HISTORY];
-  const workspaces = db
-    .prepare("SELECT DISTINCT workspace FROM conversations WHERE workspace IS NOT NULL AND workspace <> ''")
-    .pluck()
-    .all() as string[];
+  const workspaces = indexedWorkspaces(db);
   const files = new Set<string>();
   // Only absolute paths of this machine: a workspace read from another machine's files names nothing here.
   for (const w of workspaces) if (path.isAbsolute(w) && exists(w)) for (const f of historiesOf(w, names)) files.add(f);

@@ -55,4 +55,9 @@ export type IngestOp =
    * The entry with this source id is no longer in the agent's file (a rewritten document dropped it,
    * a rewind took it back); with `parts`, also the entries `<sourceId>#…` recorded with it.
    */
-  | { op: 'drop'; conv: string; sourceId: string; parts?: boolean };
+  | { op: 'drop'; conv: string; sourceId: string; parts?: boolean }
+  /**
+   * An entry pushed live (ingest.append): numbered after the conversation's last entry as the batch is
+   * applied, inside its write transaction, so two appends to one conversation never take the same seq.
+   */
+  | { op: 'append'; conv: string; entry: Omit<EntryRecord, 'seq'> };

@@ -57,6 +57,67 @@ export function countChanges(before: CountSnapshot, after: CountSnapshot): Count
   return { conversations, entries };
 }
 
+/** What the index says of itself, for `stats` and the status method alike. */
+export interface IndexHealth extends IndexCounts {
+  schemaVersion: number;
+  /** Lines and files recorded as skipped (ingest_errors). */
+  errorCount: number;
+  lastIndexedAt: number | null;
+}
+
+export function indexHealth(db: Db): IndexHealth {
+  return {
+    schemaVersion: db.pragma('user_version', { simple: true }) as number,
+    ...indexCounts(db),
+    errorCount: (db.prepare('SELECT count(*) FROM ingest_errors').pluck().get() as number | null) ?? 0,
+    lastIndexedAt: (db.prepare('SELECT max(indexed_at) FROM source_files').pluck().get() as number | null) ?? null,
+  };
+}
+
+export interface IngestErrorRow {
+  path: string;
+  line: number | null;
+  reason: string;
+  at: number;
+}
+
+/** The latest skipped lines and files, newest first. */
+export function recentErrors(db: Db, limit: number): IngestErrorRow[] {
+  return db.prepare<[number], IngestErrorRow>('SELECT path, line, reason, at FROM ingest_errors ORDER BY id DESC LIMIT ?').all(limit);
+}
+
+export interface FileConversations {
+  /** The source file, or the conversation's own path when it has no file row. */
+  path: string;
+  /** The file's status (ok, missing, error); null without a file row. */
+  status: string | null;
+  conversations: number;
+}
+
+/** How many conversations each source file holds (what a rebuild reads back from where). */
+export function conversationsByFile(db: Db): FileConversations[] {
+  return db
+    .prepare<[], FileConversations>(
+      'SELECT coalesce(f.path, c.path) AS path, f.status AS status, count(*) AS conversations FROM conversations c LEFT JOIN source_files f ON f.id = c.file_id GROUP BY 1, 2',
+    )
+    .all();
+}
+
+/** How many files of a source the index holds: one file (a database, a history) or a folder's. */
+export function createSourceFileCounts(db: Db) {
+  const indexed = db.prepare<[string], number>('SELECT 1 FROM source_files WHERE path = ?').pluck();
+  // A range over the path index: the separator's next character ends it.
+  const under = db.prepare<[{ from: string; to: string }], number>('SELECT count(*) FROM source_files WHERE path > @from AND path < @to').pluck();
+  return {
+    indexed: (file: string): boolean => indexed.get(file) !== undefined,
+    under(root: string): number {
+      const sep = root.includes('\\') && !root.includes('/') ? '\\' : '/';
+      const base = root.endsWith(sep) ? root.slice(0, -1) : root;
+      return under.get({ from: base + sep, to: base + String.fromCharCode(sep.charCodeAt(0) + 1) }) ?? 0;
+    },
+  };
+}
+
 export interface IndexStats extends IndexCounts {
   schemaVersion: number;
   errors: number;
@@ -66,7 +127,6 @@ export interface IndexStats extends IndexCounts {
 }
 
 export function indexStats(db: Db, file: string): IndexStats {
-  const one = (sql: string) => (db.prepare(sql).pluck().get() as number | null) ?? 0;
   const bySource: Record<string, number> = {};
   for (const r of db.prepare('SELECT source, count(*) AS n FROM conversations WHERE is_subagent = 0 GROUP BY source').all() as { source: string; n: number }[]) {
     bySource[r.source] = r.n;
@@ -79,12 +139,6 @@ export function indexStats(db: Db, file: string): IndexStats {
       // no WAL file: nothing to add
     }
   }
-  return {
-    schemaVersion: db.pragma('user_version', { simple: true }) as number,
-    ...indexCounts(db),
-    errors: one('SELECT count(*) FROM ingest_errors'),
-    bySource,
-    lastIndexedAt: (db.prepare('SELECT max(indexed_at) FROM source_files').pluck().get() as number | null) ?? null,
-    bytes,
-  };
+  const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db);
+  return { schemaVersion, ...counts, errors: errorCount, bySource, lastIndexedAt, bytes };
 }

@@ -14,3 +14,8 @@ export function createWorkspaceLookup(db: Db) {
   /** The candidates that are some conversation's workspace, in the order given. */
   return (candidates: readonly string[]): string[] => candidates.filter((c) => known.get(c) !== undefined);
 }
+
+/** Every workspace some conversation records, once each. */
+export function indexedWorkspaces(db: Db): string[] {
+  return db.prepare<[], string>("SELECT DISTINCT workspace FROM conversations WHERE workspace IS NOT NULL AND workspace <> ''").pluck().all();
+}

@@ -238,6 +238,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       } else if (op.op === 'entry') upsertEntry(conversation(key).id, op.entry);
       else if (op.op === 'record') upsertRecord(conversation(key).id, op.entry);
       else if (op.op === 'drop') dropRecord(conversation(key).id, op.sourceId, op.parts === true);
+      else if (op.op === 'append') appendEntry(conversation(key).id, op.entry);
       else leaves.set(conversation(key).id, op.sourceId);
     }
     let parentKeySet = false;
@@ -420,6 +421,11 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
   function upsertRecord(convId: number, e: SourcedRecord): void {
     const seq = s.bySource.get(convId, e.sourceId)?.seq ?? (s.lastSeq.get(convId) ?? -1) + 1;
     upsertEntry(convId, { ...e, seq });
+  }
+
+  /** After the conversation's last entry as it stands now, in this batch's transaction. */
+  function appendEntry(convId: number, e: Omit<EntryRecord, 'seq'>): void {
+    upsertEntry(convId, { ...e, seq: (s.lastSeq.get(convId) ?? -1) + 1 });
   }
 
   function dropRecord(convId: number, sourceId: string, parts: boolean): void {
