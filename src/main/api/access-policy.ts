@@ -6,9 +6,9 @@
 // resolution, so the check and the action cannot differ), and results are filtered after.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { Api, IndexStatus, MethodName, RecallResult, SuggestResult } from '../../shared/api.js';
-import { within } from './access.js';
-import { ApiError, dispatch, validate } from './dispatch.js';
+import type { Api, MethodName } from '../../shared/api.js';
+import { ApiError, callApi, validate, type Call } from './dispatch.js';
+import { ACCESS, forbidden, type Limit, type MethodPolicy } from './access-table.js';
 import { RPC } from '../../shared/rpc.js';
 import { redactPrivate } from '../privacy.js';
 
@@ -22,25 +22,6 @@ export interface Principal {
 }
 
 export const localUser = (client = 'socket'): Principal => ({ client, token: null, workspaces: null });
-
-/** What a workspace-limited token may call: the agent methods, never settings, activity or the UI's lists. */
-const LIMITED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
-  'suggest',
-  'recall_conversations',
-  'read_conversation',
-  'conversation_inspect',
-  'history_search',
-  'history_read',
-  'history_handoff',
-  'status',
-  'ingest.append',
-]);
-
-/**
- * Never over the agent transports, whoever asks: they rewrite other programs' configuration, so only
- * a person may run them, from the window (Settings → Extensions) or the CLI (`throughline install`).
- */
-const PEOPLE_ONLY: ReadonlySet<MethodName> = new Set<MethodName>(['integrations.install', 'integrations.uninstall']);
 
 function sameSecret(a: string, b: string): boolean {
   const x = crypto.createHash('sha256').update(a).digest();
@@ -58,21 +39,6 @@ export async function authenticate(api: Api, token: string | undefined, client: 
   return { client: client || entry.name, token: entry.name, workspaces };
 }
 
-function forbidden(message: string): ApiError {
-  return new ApiError(RPC.FORBIDDEN, message);
-}
-
-/** The workspace a limited call runs in: the one it names (if allowed), else the token's only one. */
-function forcedWorkspace(p: Principal, requested: string | undefined): string {
-  const allowed = p.workspaces!;
-  if (requested && requested !== 'all') {
-    if (!within(requested, allowed)) throw forbidden(`Token "${p.token}" is limited to ${allowed.join(', ')}; ${requested} is outside.`);
-    return requested;
-  }
-  if (allowed.length === 1) return allowed[0]!;
-  throw forbidden(`Token "${p.token}" is limited to several workspaces (${allowed.join(', ')}); pass one of them as "workspace".`);
-}
-
 export interface CallOutcome {
   result: unknown;
   /** The conversations the answer names, for the activity log. */
@@ -80,82 +46,24 @@ export interface CallOutcome {
 }
 
 /** Validates, authorizes, runs and filters one call. Throws ApiError with a JSON-RPC code. */
-export async function guardedCall(api: Api, principal: Principal, method: string, rawParams: unknown): Promise<CallOutcome> {
-  const call = validate(method, rawParams);
+export function guardedCall(api: Api, principal: Principal, method: string, rawParams: unknown): Promise<CallOutcome> {
+  return runGuarded(api, principal, validate(method, rawParams));
+}
+
+/** One call by its method's row in the access table (access-table.ts). */
+async function runGuarded<M extends MethodName>(api: Api, principal: Principal, call: Call<M>): Promise<CallOutcome> {
+  const policy: MethodPolicy<M> = ACCESS[call.method];
   const name = call.method;
-  const params = call.params as Record<string, unknown>;
-  const limited = principal.workspaces;
-
-  if (PEOPLE_ONLY.has(name)) throw forbidden(`${name} changes an agent's configuration; run it from Throughline's window (Settings → Extensions) or with \`throughline install\`.`);
-  if (limited) {
-    if (!LIMITED_METHODS.has(name)) throw forbidden(`Token "${principal.token}" may not call ${name}; it is limited to the agent methods.`);
-    if (name === 'suggest') {
-      params.workspace = forcedWorkspace(principal, params.workspace as string | undefined);
-      params.scope = 'workspace';
-    } else if (name === 'recall_conversations') {
-      params.workspace = forcedWorkspace(principal, params.workspace as string | undefined);
-    } else if (name === 'ingest.append') {
-      const conv = params.conversation as { id: string; workspace?: string };
-      conv.workspace = forcedWorkspace(principal, conv.workspace);
-    }
+  if (policy.callers === 'people') throw forbidden(`${name} changes an agent's configuration; run it from Throughline's window (Settings → Extensions) or with \`throughline install\`.`);
+  const limit: Limit | null = principal.workspaces ? { token: principal.token ?? principal.client, workspaces: principal.workspaces } : null;
+  let params = call.params;
+  if (limit) {
+    if (policy.callers !== 'agents') throw forbidden(`Token "${limit.token}" may not call ${name}; it is limited to the agent methods.`);
+    if (policy.confine) params = policy.confine(params, limit);
   }
-  let result = await dispatch(api, name, params, { workspaces: limited });
-  if (limited) result = filterResult(name, result, limited);
-  return { result, conversations: conversationsOf(name, result) ?? (await historyConversation(api, name, params)) };
-}
-
-/** For the activity log only: the conversation a history_* call (already allowed and answered) was about. */
-async function historyConversation(api: Api, method: MethodName, params: Record<string, unknown>): Promise<number[]> {
-  if (!method.startsWith('history_')) return [];
-  const detail = (await dispatch(api, 'conversations.get', { conversation_id: params.conversation }).catch(() => null)) as { conversation: { id: number } } | null;
-  return detail ? [detail.conversation.id] : [];
-}
-
-/** The last guard: nothing outside the token's workspaces leaves, whatever the engine returned. */
-function filterResult(method: MethodName, result: unknown, allowed: string[]): unknown {
-  if (method === 'suggest') {
-    const r = result as SuggestResult;
-    const kept = r.suggestions.filter((s) => within(s.workspace, allowed));
-    if (kept.length === r.suggestions.length) return r;
-    // The block was rendered from the unfiltered list: withhold it rather than leak a line of it.
-    return { ...r, suggestions: kept, block: '', reason: 'Suggestions outside this token’s workspaces were withheld.' };
-  }
-  if (method === 'recall_conversations') {
-    const r = result as RecallResult;
-    const kept = r.hits.filter((h) => within(h.workspace, allowed));
-    if (kept.length === r.hits.length) return r;
-    const text = kept.length
-      ? kept.map((h) => `- ${h.title} (${h.date ?? 'undated'}) id ${h.id}\n  ${h.snippet}`).join('\n')
-      : 'No matching conversations in this token’s workspaces.';
-    return { ...r, hits: kept, text };
-  }
-  if (method === 'read_conversation' || method === 'conversation_inspect') {
-    const c = (result as { conversation: { workspace: string | null } }).conversation;
-    if (!within(c.workspace, allowed)) throw forbidden('That conversation is outside this token’s workspaces.');
-  }
-  if (method === 'status') return { ...(result as IndexStatus), errors: [], db: '', socket: null, folders: [] };
-  return result;
-}
-
-function conversationsOf(method: MethodName, result: unknown): number[] | null {
-  const r = result as Record<string, unknown>;
-  switch (method) {
-    case 'suggest':
-      return (r.suggestions as { id: number }[]).map((s) => s.id);
-    case 'recall_conversations':
-      return (r.hits as { id: number }[]).map((h) => h.id);
-    case 'read_conversation':
-    case 'conversation_inspect':
-    case 'conversations.get':
-    case 'conversations.entries':
-      return [(r.conversation as { id: number }).id];
-    case 'conversations.list':
-      return (r.items as { id: number }[]).map((c) => c.id);
-    case 'ingest.append':
-      return r.conversation === null ? [] : [r.conversation as number];
-    default:
-      return null;
-  }
+  let result = await callApi(api, { method: name, params }, { workspaces: limit ? limit.workspaces : null });
+  if (limit && policy.filter) result = policy.filter(result, limit);
+  return { result, conversations: policy.conversations ? await policy.conversations(result, params, api) : [] };
 }
 
 /** A short, bounded description of the params for the activity log. Long text is cut, never stored whole. */

@@ -1,6 +1,6 @@
 // Validates a call against the api contract and runs it. Every transport goes through here,
 // so a bad request gets the same error (naming the field) whichever way it came in.
-import { METHODS, type Access, type Api, type MethodName } from '../../shared/api.js';
+import { METHODS, type Access, type Api, type MethodName, type MethodParams, type MethodResults } from '../../shared/api.js';
 import { StoreError } from '../store/db.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { RecallError } from '../recall/errors.js';
@@ -8,6 +8,7 @@ import { InstallError } from '../integrations/files.js';
 import { RPC } from '../../shared/rpc.js';
 import { invalidParams } from '../../shared/invalid-params.js';
 import { CodedError } from '../../shared/errors.js';
+import type { z } from 'zod';
 
 /** An api call refused or failed, with its JSON-RPC code: what every transport answers. */
 export class ApiError extends CodedError {}
@@ -16,23 +17,42 @@ export function isMethod(name: string): name is MethodName {
   return Object.prototype.hasOwnProperty.call(METHODS, name);
 }
 
+/** A call whose params passed its method's schema. */
+export interface Call<M extends MethodName = MethodName> {
+  method: M;
+  params: MethodParams<M>;
+}
+
 /** Checks params against the method's schema; the error names the offending field. */
-export function validate(method: string, params: unknown): { method: MethodName; params: unknown } {
+export function validate(method: string, params: unknown): Call {
   if (!isMethod(method)) throw new ApiError(RPC.METHOD_NOT_FOUND, `Unknown method "${method}".`);
-  const parsed = METHODS[method].safeParse(params ?? {});
+  return { method, params: parseParams(method, params) };
+}
+
+/** METHODS seen per method, so a schema looked up by a method's name parses to that method's params. */
+const SCHEMAS: { [M in MethodName]: z.ZodType<MethodParams<M>> } = METHODS;
+
+function parseParams<M extends MethodName>(method: M, params: unknown): MethodParams<M> {
+  const schema = SCHEMAS[method];
+  const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
     const { field, message } = invalidParams(parsed.error);
     throw new ApiError(RPC.INVALID_PARAMS, message, { field });
   }
-  return { method, params: parsed.data };
+  return parsed.data;
 }
 
 export async function dispatch(api: Api, method: string, params: unknown, access?: Access): Promise<unknown> {
-  const call = validate(method, params);
+  return callApi(api, validate(method, params), access);
+}
+
+/** Runs a validated call; every failure becomes an ApiError with its JSON-RPC code. */
+export async function callApi<M extends MethodName>(api: Api, call: Call<M>, access?: Access): Promise<MethodResults[M]> {
+  const method: Api[M] = api[call.method];
   try {
-    return await (api[call.method] as (p: unknown, a?: Access) => Promise<unknown>)(call.params, access);
+    return await method(call.params, access);
   } catch (err) {
-    throw toApiError(err, method);
+    throw toApiError(err, call.method);
   }
 }
 
