@@ -127,6 +127,18 @@ describe('default strategy on an index', () => {
     db.close();
   });
 
+  it('scores nothing when the words the history contains could not cover enough, and says what could', () => {
+    const { db } = buildIndex(convs);
+    // "retry" and "webhook" are known; the two invented names are most of the message's information.
+    const r = createRecall(db).suggest({ text: 'add a retry to zorblaxFetcher and quuxolDriver', workspace: '/w/pay', scope: 'everywhere', now });
+    expect(r.suggestions).toEqual([]);
+    expect(r.reason).toBe('Nothing suggested: no earlier conversation covers enough of this message.');
+    expect(r.detail).toMatch(/^best coverage at most \d+ % of the message; 65 % needed$/);
+    const [, ceiling] = /at most (\d+) %/.exec(r.detail!)!;
+    expect(Number(ceiling)).toBeLessThan(50);
+    db.close();
+  });
+
   it('matches a word the history never uses through its meaning, and says so', () => {
     const { db, ids } = buildIndex(convs);
     const r = createRecall(db).recall({ query: 'the review page is sluggish', limit: 3 });

@@ -5,6 +5,7 @@ import { idf, queryTerms, saturate, scoreConversations } from '../../src/main/re
 import { parseQuery } from '../../src/main/recall/terms.js';
 import { readCues } from '../../src/main/recall/cues.js';
 import { buildIndex, filler, NOW } from './helpers.js';
+import { coverageCeiling } from '../../src/main/recall/default.js';
 
 describe('BM25 parts', () => {
   it('idf stays positive and falls with document frequency', () => {
@@ -89,6 +90,34 @@ describe('scoring a sentence', () => {
     const search = createSearch(db);
     const text = 'the brightline signature thing from june';
     expect(queryTerms(search, parseQuery(text), readCues(text, NOW)).map((t) => t.key)).toEqual(['brightline', 'signature']);
+    db.close();
+  });
+});
+
+describe('the coverage ceiling', () => {
+  // The default strategy skips scoring when even this ceiling cannot be admitted; that is only safe if
+  // no conversation's coverage ever exceeds it.
+  it('no conversation covers more of a message than the share of its words the history contains', () => {
+    const { db } = buildIndex([
+      { key: 'a', title: 'kafka consumer lag', entries: ['the kafka consumer lags behind', 'raised the fetch size'] },
+      { key: 'b', title: 'flaky table test', entries: ['the table test is flaky again', 'retry the whole suite'] },
+      ...filler(40),
+    ]);
+    const search = createSearch(db);
+    const vocabulary = ['kafka', 'consumer', 'lag', 'flaky', 'table', 'test', 'config', 'build', 'deploy', 'zyzzyva', 'quuxbar', 'fetch', 'retry', 'markers', 'sluggish'];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    let checked = 0;
+    for (let i = 0; i < 200; i++) {
+      const words = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => vocabulary[Math.floor(rand() * vocabulary.length)]!);
+      const terms = queryTerms(search, parseQuery(words.join(' ')));
+      const ceiling = coverageCeiling(terms);
+      for (const s of scoreConversations(search, terms, {})) {
+        expect(s.coverage).toBeLessThanOrEqual(ceiling + 1e-12);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
     db.close();
   });
 });

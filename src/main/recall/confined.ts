@@ -55,7 +55,7 @@ export function confineSearch(search: Search, bounds: Bounds): Search {
       const all = search.entryCounts(match, null);
       const own = search.entryCounts(match, bounds);
       const scale = idf(own.rows, own.hits) / idf(all.rows, all.hits);
-      return rows.map((r) => ({ ...r, rank: r.rank * scale }));
+      return rows.map(([entryId, conversationId, rank]) => [entryId, conversationId, rank * scale]);
     },
   };
 }

@@ -18,7 +18,7 @@ import { calendarDaysAgo, startOfDay } from '../../shared/age.js';
 import type { Sensitivity, Signal } from '../../shared/api.js';
 import type { ConversationMetaRow } from '../store/search.js';
 import { activeIn, readCues, type Cues } from './cues.js';
-import { queryTerms, scoreConversations, type Scored } from './relevance.js';
+import { queryTerms, scoreConversations, type QueryTerm, type Scored } from './relevance.js';
 import { ageDays, byScoreThenRecent, sameWorkspace, type Ranked, type Strategy, type StrategyContext } from './strategy.js';
 
 export interface DefaultParams {
@@ -103,13 +103,23 @@ export function coverageBar(sensitivity: Sensitivity, cues: Cues, p: DefaultPara
   return p.coverage[sensitivity] - (cues.backReference ? p.backReferenceRelief : 0);
 }
 
+const pct = (x: number) => `${Math.round(x * 100)} %`;
+
+/**
+ * The most coverage any conversation can have: the share of the message's information in words
+ * (or stand-ins) the history contains at all. Known before anything is scored.
+ */
+export function coverageCeiling(terms: readonly QueryTerm[]): number {
+  const total = terms.reduce((s, t) => s + t.weight, 0) || 1;
+  return terms.reduce((s, t) => (t.matchers.some((m) => m.df > 0) ? s + t.weight : s), 0) / total;
+}
+
 /** Which of the ranked candidates (best first) to list, and why, in a person's words. */
 export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar: number, p: DefaultParams, maxHits: number): { kept: T[]; reason: string; detail: string } {
   const pool = sorted.slice(0, p.pool);
   const floor = sorted[p.background - 1]?.final ?? 0;
   const admitted = pool.filter((c) => c.coverage >= bar || (c.coverage >= bar - p.partial && c.final >= p.standout * floor));
   const bestCoverage = Math.max(0, ...pool.map((c) => c.coverage));
-  const pct = (x: number) => `${Math.round(x * 100)} %`;
   if (!admitted.length) {
     const reason = sorted.length
       ? 'Nothing suggested: no earlier conversation covers enough of this message.'
@@ -162,6 +172,15 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       const cues = readCues(ctx.text, ctx.now);
       const terms = queryTerms(ctx.search, ctx.clauses, cues);
       const salientTerms = terms.filter((t) => t.df >= 1 && !t.common).map((t) => t.key);
+      const bar = coverageBar(ctx.sensitivity, cues, p);
+      // Most messages are new work, and most of those mention something the history never does: when
+      // even a conversation holding every known word could not be admitted, nothing is scored (the
+      // scoring of a message made of everyday words reads most of the index).
+      const ceiling = coverageCeiling(terms);
+      if (ceiling < bar - p.partial) {
+        const reason = ceiling > 0 ? 'Nothing suggested: no earlier conversation covers enough of this message.' : 'Nothing suggested: no earlier conversation shares its words.';
+        return { ranked: [], reason, detail: `best coverage at most ${pct(ceiling)} of the message; ${pct(bar)} needed`, salientTerms, meta: new Map() };
+      }
       const scored = scoreConversations(ctx.search, terms, ctx.bounds)
         .sort((a, b) => b.score - a.score)
         .slice(0, p.candidates);
@@ -174,7 +193,7 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
         candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
       }
       candidates.sort((a, b) => b.final - a.final || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id);
-      const { kept, reason, detail } = selectSuggestions(candidates, coverageBar(ctx.sensitivity, cues, p), p, ctx.gate.maxHits);
+      const { kept, reason, detail } = selectSuggestions(candidates, bar, p, ctx.gate.maxHits);
       const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues, ctx.now), updatedAt: c.updatedAt }));
       ranked.sort(byScoreThenRecent);
       return { ranked, reason, detail, salientTerms, meta };

@@ -177,12 +177,12 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
       if (m.df === 0) continue;
       const mk = `${ti}:${m.key}`;
       const s2 = m.similarity * m.similarity;
-      for (const row of search.termEntries(clauseMatch(m.clause, 'full'), bounds, ENTRY_LIMIT)) {
-        const a = acc(row.conversationId);
-        let per = a.entries.get(row.entryId);
-        if (!per) a.entries.set(row.entryId, (per = new Float64Array(terms.length)));
-        per[ti] = Math.max(per[ti]!, -row.rank * s2);
-        hitOf(row.conversationId, mk).entries++;
+      for (const [entryId, conversationId, rank] of search.termEntries(clauseMatch(m.clause, 'full'), bounds, ENTRY_LIMIT)) {
+        const a = acc(conversationId);
+        let per = a.entries.get(entryId);
+        if (!per) a.entries.set(entryId, (per = new Float64Array(terms.length)));
+        per[ti] = Math.max(per[ti]!, -rank * s2);
+        hitOf(conversationId, mk).entries++;
         if (m.similarity === 1) a.exact.add(ti);
       }
       for (const id of search.fieldMatches(matchAll([m.clause], { columns: ['title'] })!, bounds, FIELD_LIMIT)) {
@@ -243,7 +243,8 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
     for (const [entryId, per] of a.entries) {
       let s = 0;
       for (const v of per) s += v;
-      if (s > bestMessage) {
+      // Equal scores (the same words in two messages): the earlier message, whatever order the rows came in.
+      if (s > bestMessage || (s === bestMessage && bestEntry !== null && entryId < bestEntry)) {
         bestMessage = s;
         bestEntry = entryId;
       }

@@ -80,12 +80,9 @@ export interface ProbeRow {
   hits: number;
 }
 
-/** One entry matching a single term, with that term's bm25 for the entry (lower is better). */
-export interface TermEntryRow {
-  entryId: number;
-  conversationId: number;
-  rank: number;
-}
+/** One entry matching a single term: [entry id, conversation id, that term's bm25 for the entry (lower is better)].
+ *  A tuple: a query reads thousands, and an object per row cost a fifth of the query. */
+export type TermEntryRow = [entryId: number, conversationId: number, rank: number];
 
 export interface CorpusStats {
   /** Conversations in the index (the N of document frequencies). */
@@ -141,21 +138,26 @@ const IN_RANGE = `m AS MATERIALIZED (
  */
 const OWNER = 'entries e INDEXED BY entries_owner';
 
-/** One term's matching entries, best first (recall's main query). bm25 here is that term's own: tf and entry length. */
+/** One term's matching entries (recall's main query). bm25 here is that term's own: tf and entry length. */
 export const TERM_ENTRIES_SQL = `SELECT e.id AS entryId, e.conversation_id AS conversationId, bm25(entries_fts) AS rank
   FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
-  WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} ORDER BY rank LIMIT @limit`;
+  WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL}`;
+/** The same, best first and cut, for a term matching more entries than the caller reads. */
+const TERM_ENTRIES_BEST_SQL = `${TERM_ENTRIES_SQL} ORDER BY rank LIMIT @limit`;
 
 export function createSearch(db: Db) {
   const stem = createStemmer(db);
   const s = {
     total: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM conversations'),
     totalIn: db.prepare<BoundParams, { n: number }>(`SELECT count(*) AS n FROM conversations c WHERE ${BOUNDS_SQL}`),
-    // data_version moves when another connection commits; total_changes() when this one writes (the
-    // app's and the daemon's watcher index through the same connection that answers queries).
-    dataVersion: db.prepare<[], { data_version: number; changes: number }>(
-      'SELECT (SELECT data_version FROM pragma_data_version) AS data_version, total_changes() AS changes',
-    ),
+    // The three full-text indexes' structure records (FTS5 keeps it at rowid 10; it begins with a
+    // cookie that every change to that index moves): what document frequencies and N depend on. The
+    // database's data_version would also move on every unrelated write, and the daemon records each
+    // call in the activity table, so caches keyed on it never lived past one call.
+    contentVersion: db.prepare<[], Buffer>(
+      `SELECT block FROM entries_fts_data WHERE id = 10 UNION ALL SELECT block FROM conversations_fts_data WHERE id = 10
+       UNION ALL SELECT block FROM conversation_terms_data WHERE id = 10`,
+    ).pluck(),
     vocab: db.prepare<[string], { doc: number }>('SELECT doc FROM conversation_terms_vocab WHERE term = ?'),
     vocabRange: db.prepare<[string, string, number], { term: string; doc: number }>(
       'SELECT term, doc FROM conversation_terms_vocab WHERE term >= ? AND term < ? LIMIT ?',
@@ -196,7 +198,8 @@ export function createSearch(db: Db) {
        FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN conversations c ON c.id = e.conversation_id
        WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
-    termEntries: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(TERM_ENTRIES_SQL),
+    termEntries: db.prepare<BoundParams & { match: string }, TermEntryRow>(TERM_ENTRIES_SQL).raw(),
+    termEntriesBest: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(TERM_ENTRIES_BEST_SQL).raw(),
     entryTexts: db.prepare<[string], { id: number; seq: number; text: string }>(
       'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
     ),
@@ -254,13 +257,12 @@ export function createSearch(db: Db) {
   };
 
   // Document frequencies are read on every query and change only when the index does: cached until
-  // the index changes: another connection commits (data_version) or this one writes (total_changes).
+  // one of the full-text indexes changes (contentVersion).
   const dfCache = new Map<string, number>();
   let dfVersion = '';
   let stats: CorpusStats | null = null;
   const fresh = (): void => {
-    const v = s.dataVersion.get()!;
-    const version = `${v.data_version}:${v.changes}`;
+    const version = s.contentVersion.all().map((b) => b.toString('hex')).join(':');
     if (version !== dfVersion) {
       dfCache.clear();
       stats = null;
@@ -348,9 +350,15 @@ export function createSearch(db: Db) {
     /** Entries by row id: their number within the conversation and their text. */
     entryTexts: (ids: readonly number[]): Map<number, { seq: number; text: string }> =>
       new Map(ids.length ? s.entryTexts.all(JSON.stringify(ids)).map((r) => [r.id, { seq: r.seq, text: r.text }]) : []),
-    /** Entries matching one term (a clause's MATCH) within bounds, best bm25 first. */
-    termEntries: (match: string, bounds: Bounds, limit: number): TermEntryRow[] =>
-      s.termEntries.all({ ...boundParams(bounds), match, limit }),
+    /**
+     * Entries matching one term (a clause's MATCH) within bounds, in no particular order: all of them,
+     * or the `limit` best by bm25 when more match. Sorting by bm25 costs a tenth of the query, so it is
+     * done only when the cut needs it (the count over the whole index is a walk of the term's doclist).
+     */
+    termEntries: (match: string, bounds: Bounds, limit: number): TermEntryRow[] => {
+      const params = { ...boundParams(bounds), match };
+      return s.ftsHits.get(match)! <= limit ? s.termEntries.all(params) : s.termEntriesBest.all({ ...params, limit });
+    },
     /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
     termsBetween: (from: string, to: string, limit: number): { term: string; doc: number }[] => s.vocabRange.all(from, to, limit),
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
