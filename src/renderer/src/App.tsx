@@ -5,7 +5,7 @@ import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { formatNumber } from './lib/format';
 import { useShortcuts } from './lib/shortcuts';
 import { useRoute, type View } from './stores/route';
-import { startStatusPolling, useStatus } from './stores/status';
+import { useStatus } from './stores/status';
 import { ActivityView } from './views/ActivityView';
 import { ComposeView } from './views/ComposeView';
 import { ConversationsView } from './views/ConversationsView';
@@ -66,7 +66,7 @@ export function App() {
   const [help, setHelp] = useState(false);
   const showHelp = useCallback(() => setHelp(true), []);
   useShortcuts(showHelp);
-  useEffect(() => startStatusPolling(), []);
+  useEffect(() => useStatus.getState().poll(), []);
   useEffect(() => {
     const titles: Record<View, string> = { conversations: 'Conversations', compose: 'Compose', activity: 'Activity', status: 'Index status', settings: 'Settings' };
     document.title = `${titles[route.view]} · Throughline`;

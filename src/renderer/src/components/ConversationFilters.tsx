@@ -7,8 +7,6 @@ import { useWorkspaces } from '../stores/workspaces';
 import { SearchIcon } from './icons';
 import { AgentOptions } from './AgentOptions';
 
-const SEARCH_DEBOUNCE_MS = 150;
-
 export function ConversationFilters() {
   const filters = useConversations((s) => s.filters);
   const total = useConversations((s) => s.total);
@@ -20,12 +18,6 @@ export function ConversationFilters() {
   const searchRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => void useWorkspaces.getState().load(), []);
-
-  useEffect(() => {
-    if (query === filters.query) return;
-    const t = setTimeout(() => setFilters({ query }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [query, filters.query, setFilters]);
 
   // "/" jumps to search from anywhere in the view, as in most browsers of things.
   useEffect(() => {
@@ -56,7 +48,10 @@ export function ConversationFilters() {
           autoComplete="off"
           spellCheck={false}
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            useConversations.getState().searchSoon(e.target.value);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') {
               e.preventDefault();

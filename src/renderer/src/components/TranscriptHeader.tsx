@@ -7,22 +7,13 @@ import { useTranscript } from '../stores/transcript';
 import { BackIcon, SearchIcon } from './icons';
 import { CopyButton } from './states';
 
-const FIND_DEBOUNCE_MS = 120;
-
 export function FindBar() {
   const find = useTranscript((s) => s.find);
   const input = useRef<HTMLInputElement>(null);
   const open = find !== null;
-  const query = find?.query ?? '';
   useEffect(() => {
     if (open) input.current?.focus();
   }, [open]);
-  // Asks once typing pauses; the store drops an answer to an older query.
-  useEffect(() => {
-    if (!open) return;
-    const t = setTimeout(() => void useTranscript.getState().search(query), FIND_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [query, open]);
   if (!find) return null;
   const { step, closeFind } = useTranscript.getState();
   const total = find.result?.total ?? 0;
@@ -37,7 +28,7 @@ export function FindBar() {
         placeholder="Find in conversation"
         spellCheck={false}
         value={find.query}
-        onChange={(e) => useTranscript.setState({ find: { query: e.target.value, result: null, current: 0 } })}
+        onChange={(e) => useTranscript.getState().typeFind(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             e.preventDefault();

@@ -1,6 +1,8 @@
 // Compose: what an agent would be given for this message, recomputed shortly after typing pauses.
 import { create } from 'zustand';
 import type { SuggestResult } from '../../../shared/api';
+import { debounce } from '../lib/debounce';
+import { latest } from '../lib/latest';
 import { call, errorMessage } from '../lib/transport';
 
 /**
@@ -19,24 +21,20 @@ interface State {
   setText(text: string): void;
   setWorkspace(workspace: string): void;
   run(): Promise<void>;
+  /** Back to an empty message: the pending question is not asked and an answer in flight is dropped. */
+  reset(): void;
 }
 
-let timer: ReturnType<typeof setTimeout> | undefined;
-let runSeq = 0;
-
 export const useCompose = create<State>((set, get) => {
+  const runs = latest();
+  const runSoon = debounce(() => void get().run(), DEBOUNCE_MS);
   const schedule = () => {
-    clearTimeout(timer);
     set({ pending: true });
-    timer = setTimeout(() => void get().run(), DEBOUNCE_MS);
+    runSoon();
   };
+  const empty = { text: '', workspace: '', result: null, pending: false, error: null, elapsedMs: null };
   return {
-    text: '',
-    workspace: '',
-    result: null,
-    pending: false,
-    error: null,
-    elapsedMs: null,
+    ...empty,
     setText(text) {
       set({ text });
       schedule();
@@ -46,17 +44,22 @@ export const useCompose = create<State>((set, get) => {
       schedule();
     },
     async run() {
-      const seq = ++runSeq;
+      const isCurrent = runs.begin();
       const { text, workspace } = get();
       if (!text.trim()) return set({ result: null, pending: false, error: null, elapsedMs: null });
       const started = performance.now();
       try {
         const result = await call('suggest', workspace ? { text, workspace } : { text });
         // Only the newest question's answer is shown; a slow older one never overwrites it.
-        if (seq === runSeq) set({ result, pending: false, error: null, elapsedMs: Math.round(performance.now() - started) });
+        if (isCurrent()) set({ result, pending: false, error: null, elapsedMs: Math.round(performance.now() - started) });
       } catch (err) {
-        if (seq === runSeq) set({ error: errorMessage(err), pending: false });
+        if (isCurrent()) set({ error: errorMessage(err), pending: false });
       }
+    },
+    reset() {
+      runSoon.cancel();
+      runs.cancel();
+      set(empty);
     },
   };
 });

@@ -3,9 +3,12 @@
 import { create } from 'zustand';
 import type { ConversationListItem, ListParams } from '../../../shared/api';
 import type { SourceKind } from '../../../shared/types';
+import { debounce } from '../lib/debounce';
 import { call, errorMessage } from '../lib/transport';
 
 export const PAGE_SIZE = 200;
+/** Search as you type asks once typing pauses for this long. */
+export const SEARCH_DEBOUNCE_MS = 150;
 
 export type DateRange = 'any' | '1d' | '7d' | '30d' | '365d';
 const RANGE_DAYS: Record<Exclude<DateRange, 'any'>, number> = { '1d': 1, '7d': 7, '30d': 30, '365d': 365 };
@@ -33,12 +36,16 @@ interface State {
   /** The keyboard-active row. */
   active: number;
   setFilters(patch: Partial<Filters>): void;
+  /** The search box's text as typed: searched for once typing pauses (Enter searches at once). */
+  searchSoon(query: string): void;
   ensure(start: number, end: number): void;
   reload(): void;
   setActive(index: number): void;
   item(index: number): ConversationListItem | undefined;
   /** Where a conversation is in the pages loaded so far, or -1. */
   indexOf(id: number): number;
+  /** The default filters and no pages: a pending search is not asked, answers in flight are dropped. */
+  reset(): void;
 }
 
 export function listParams(f: Filters, offset: number, limit: number): ListParams {
@@ -53,9 +60,12 @@ export function listParams(f: Filters, offset: number, limit: number): ListParam
   return p;
 }
 
-const inflight = new Set<string>();
-
 export const useConversations = create<State>((set, get) => {
+  // Pages being fetched, by generation and page: the list asks for a page on every scroll frame.
+  const inflight = new Set<string>();
+  const search = debounce((query: string) => {
+    if (query !== get().filters.query) get().setFilters({ query });
+  }, SEARCH_DEBOUNCE_MS);
   async function loadPage(page: number, generation: number): Promise<void> {
     const key = `${generation}:${page}`;
     if (inflight.has(key)) return;
@@ -73,18 +83,17 @@ export const useConversations = create<State>((set, get) => {
     }
   }
 
+  const empty = { filters: DEFAULT_FILTERS, total: null, relaxed: false, pages: {}, loading: false, error: null, active: 0 };
   return {
-    filters: DEFAULT_FILTERS,
-    total: null,
-    relaxed: false,
-    pages: {},
+    ...empty,
     generation: 0,
-    loading: false,
-    error: null,
-    active: 0,
     setFilters(patch) {
+      if (patch.query !== undefined) search.cancel();
       set((s) => ({ filters: { ...s.filters, ...patch } }));
       get().reload();
+    },
+    searchSoon(query) {
+      search(query);
     },
     reload() {
       const generation = get().generation + 1;
@@ -110,6 +119,11 @@ export const useConversations = create<State>((set, get) => {
         if (i >= 0) return Number(page) * PAGE_SIZE + i;
       }
       return -1;
+    },
+    reset() {
+      search.cancel();
+      // A new generation: a page in flight for the old filters is dropped when it arrives.
+      set((s) => ({ ...empty, generation: s.generation + 1 }));
     },
   };
 });
