@@ -28,7 +28,6 @@ function sourceFiles(): SourceFile[] {
 const CLI_PAST_THE_API = [
   'src/main/cli/agent-commands.ts -> ../store/db.js',
   'src/main/cli/agent-commands.ts -> ../store/activity.js',
-  'src/main/cli/command.ts -> ../store/db.js',
   'src/main/cli/index-commands.ts -> ../ingest/scan.js',
   'src/main/cli/index-commands.ts -> ../ingest/sources.js',
   'src/main/cli/index-commands.ts -> ../store/db.js',
@@ -38,10 +37,6 @@ const CLI_PAST_THE_API = [
   'src/main/cli/index-commands.ts -> ../store/forget.js',
   'src/main/cli/index-commands.ts -> ../store/writer.js',
   'src/main/cli/main.ts -> ../store/db.js',
-  'src/main/cli/privacy-commands.ts -> ../store/db.js',
-  'src/main/cli/privacy-commands.ts -> ../store/exclusions.js',
-  'src/main/cli/privacy-commands.ts -> ../store/read.js',
-  'src/main/cli/privacy-commands.ts -> ../store/writer.js',
 ];
 
 const key = (v: { file: string; imports: string }): string => `${v.file} -> ${v.imports}`;

@@ -1,6 +1,6 @@
 // What every CLI command is, and the helpers they share.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { defaultDbPath, openDb, type Db } from '../store/db.js';
+import { defaultDbPath } from '../paths-light.js';
 import { KindError } from '../../shared/errors.js';
 
 export interface CliIO {
@@ -82,10 +82,6 @@ function flagProblem(err: Error & { code?: string }, names: string[]): string {
 
 export function dbPathFrom(values: { db?: string | boolean }, env: NodeJS.ProcessEnv): string {
   return typeof values.db === 'string' ? values.db : defaultDbPath(env);
-}
-
-export function openIndex(values: { db?: string | boolean }, env: NodeJS.ProcessEnv, readonly = false): Db {
-  return openDb(dbPathFrom(values, env), { readonly });
 }
 
 export function intFlag(value: string | boolean | undefined, name: string, min: number, max: number): number | undefined {

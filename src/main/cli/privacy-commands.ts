@@ -1,34 +1,19 @@
 // `throughline forget` and `throughline exclude`: remove from the index and keep out, in one step.
 import path from 'node:path';
 import type { ExclusionAddResult } from '../../shared/api.js';
-import { NotFoundError } from '../api/errors.js';
-import { excludeAndForget, isPattern } from '../api/forget.js';
-import { createExclusions } from '../privacy.js';
-import { createSettingsStore, defaultSettingsPath, type SettingsStore } from '../settings.js';
-import type { Db } from '../store/db.js';
-import { createExclusionKeeper } from '../store/exclusions.js';
-import { createReader } from '../store/read.js';
-import { createWriter } from '../store/writer.js';
-import { CliError, openIndex, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+import { isPattern } from '../api/forget.js';
+import { createSettingsStore, defaultSettingsPath } from '../settings.js';
+import { CliError, parseFlags, printJson, UsageError, type CliIO, type Command } from './command.js';
+import { withCore } from './core-session.js';
 
 /** A relative path on the command line means a file or folder from here, as in any command. */
 function absoluteTarget(target: string): string {
   return !isPattern(target) && (target.startsWith('./') || target.startsWith('../') || target.includes(path.sep)) ? path.resolve(target) : target;
 }
 
-function withIndex<T>(values: { db?: string | boolean }, io: CliIO, fn: (db: Db, settings: SettingsStore) => T): T {
-  const db = openIndex(values, io.env);
-  try {
-    return fn(db, createSettingsStore(defaultSettingsPath(io.env)));
-  } finally {
-    db.close();
-  }
-}
-
-function run(db: Db, settings: SettingsStore, target: string, keepIndexed: boolean): ExclusionAddResult {
-  const exclusions = () => createExclusions(settings.get().exclusions);
-  const writer = createWriter(db, { exclusions });
-  return excludeAndForget({ db, reader: createReader(db), keeper: createExclusionKeeper(db, writer), settings }, target, keepIndexed);
+/** Adds the exclusion and removes (or, with keepIndexed, keeps) what it covers: the api's exclusions.add, as Settings does it. */
+function excludeAndForget(values: { db?: string | boolean }, io: CliIO, pattern: string, keepIndexed: boolean): Promise<ExclusionAddResult> {
+  return withCore(values, io, ({ call }) => call('exclusions.add', { pattern, keepIndexed }), { write: true });
 }
 
 function report(io: CliIO, r: ExclusionAddResult, file: string): void {
@@ -57,18 +42,10 @@ The agents' own files are never touched.
   async run(args: string[], io: CliIO): Promise<number> {
     const { values, positionals } = parseFlags(args, {});
     if (positionals.length !== 1) throw new UsageError('forget takes exactly one CONVERSATION or PATH');
-    return withIndex(values, io, (db, settings) => {
-      let result: ExclusionAddResult;
-      try {
-        result = run(db, settings, absoluteTarget(positionals[0]!), false);
-      } catch (err) {
-        if (err instanceof NotFoundError) throw new CliError('not-found', err.message);
-        throw err;
-      }
-      if (values.json) printJson(io, { removed: result.removed, excluded: result.exclusion });
-      else report(io, result, settings.file);
-      return 0;
-    });
+    const result = await excludeAndForget(values, io, absoluteTarget(positionals[0]!), false);
+    if (values.json) printJson(io, { removed: result.removed, excluded: result.exclusion });
+    else report(io, result, defaultSettingsPath(io.env));
+    return 0;
   },
 };
 
@@ -108,11 +85,9 @@ Without a PATTERN, lists the exclusions.
     if (positionals.length !== 1) throw new UsageError('exclude takes one PATTERN');
     const target = absoluteTarget(positionals[0]!);
     if (!isPattern(target)) throw new UsageError(`${target} is not a path, a glob or session:ID; to forget a conversation by id use \`throughline forget\``);
-    return withIndex(values, io, (db) => {
-      const result = run(db, settings, target, values['keep-indexed'] === true);
-      if (values.json) printJson(io, result);
-      else report(io, result, settings.file);
-      return 0;
-    });
+    const result = await excludeAndForget(values, io, target, values['keep-indexed'] === true);
+    if (values.json) printJson(io, result);
+    else report(io, result, settings.file);
+    return 0;
   },
 };
