@@ -384,6 +384,10 @@ export interface IndexStatus {
   entries: number;
   files: number;
   missingFiles: number;
+  /** Conversations by agent (sub-agent conversations apart). */
+  bySource: Record<string, number>;
+  /** The index file and its WAL, in bytes. */
+  bytes: number;
   errors: { path: string; line: number | null; reason: string; at: number }[];
   errorCount: number;
   lastIndexedAt: number | null;

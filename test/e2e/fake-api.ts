@@ -30,6 +30,7 @@ export function fakeApi(total: number, options: { indexing?: boolean } = {}): { 
   const settings: SettingsView = { autoRecall: true, autoRecallWhen: 'start', sensitivity: 'balanced', scope: 'workspace', pins: {}, sources: [], tokens: [], exclusions: [], operator: { autoRecallOff: false, pins: {} } };
   const status: IndexStatus = {
     db: '/tmp/fake.sqlite', schemaVersion: 1, conversations: total, subagents: 0, entries: total * 40, files: total, missingFiles: 0,
+    bySource: { 'claude-code': total }, bytes: total * 40 * 600,
     errors: [], errorCount: 0, lastIndexedAt: Date.now(), indexing: null, socket: null,
     folders: [{ kind: 'claude-code', path: '/home/ada/.claude/projects', found: true, files: total }],
   };

@@ -9,7 +9,7 @@ import { ADAPTERS, aiderSources, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
 import { openDb, type Db } from '../store/db.js';
 import { createReader } from '../store/read.js';
-import { createSourceFileCounts, indexHealth, recentErrors } from '../store/stats.js';
+import { createSourceFileCounts, indexStats, recentErrors } from '../store/stats.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore } from '../settings.js';
 import { createExclusions, type Exclusions } from '../privacy.js';
@@ -152,14 +152,12 @@ export function createCore(options: CoreOptions): Core {
     const bytes = progress?.bytes ?? 0;
     const secs = (progress?.elapsedMs ?? 0) / 1000;
     // The same counts as `throughline index` and `stats` (store/stats.ts).
-    const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db);
+    const { errors: errorCount, ...stats } = indexStats(db, options.dbPath);
     return {
       db: options.dbPath,
-      schemaVersion,
-      ...counts,
+      ...stats,
       errors: recentErrors(db, 50),
       errorCount,
-      lastIndexedAt,
       indexing: progress
         ? { active: true, filesDone: progress.filesDone, filesTotal: progress.filesTotal, entries: progress.entries, bytes, rateMBps: secs > 0 ? bytes / 1048576 / secs : 0 }
         : null,

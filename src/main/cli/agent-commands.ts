@@ -190,37 +190,31 @@ conversations returned and the size of the answer. --limit N (1–1000, default 
   async run(args: string[], io: CliIO): Promise<number> {
     const { values } = parseFlags(args, { limit: { type: 'string' } });
     const limit = intFlag(values.limit, 'limit', 1, 1000) ?? 50;
-    const { openDb } = await import('../store/db.js');
-    const { createActivityLog } = await import('../store/activity.js');
-    const db = openDb(dbPathFrom(values, io.env), { readonly: true });
-    try {
-      const items = createActivityLog(db).recent(limit);
-      if (values.json) {
-        printJson(io, { items });
-        return 0;
-      }
-      if (!items.length) io.out('No agent activity yet.\n');
-      else if (forPerson(io, values.json)) {
-        // Aligned columns; the client name and params are the agents' own text: escaped.
-        const paint = createPaint(colorEnabled(io.env, true));
-        const rows = [['time (UTC)', 'client', 'method', 'answer', 'conversations', 'asked'].map((h) => paint.dim(h))];
-        for (const a of items) {
-          const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
-          const convs = a.conversations.length ? a.conversations.map((c) => `#${c}`).join(' ') : '';
-          rows.push([paint.dim(when), escapeControls(a.client), paint.label(escapeControls(a.method)), `${a.bytes.toLocaleString('en-US')} B`, convs, escapeControls(a.params.replace(/\s+/g, ' '))]);
-        }
-        rawOut(io)(columns(rows, [3]).join('\n') + '\n');
-      } else {
-        for (const a of items) {
-          const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
-          const convs = a.conversations.length ? ` → ${a.conversations.join(', ')}` : '';
-          io.out(`${when}  ${a.client.padEnd(12)} ${a.method.padEnd(20)} ${a.params}${convs}  ${a.bytes} B\n`);
-        }
-      }
+    const { withCore } = await import('./core-session.js');
+    const { items } = await withCore(values, io, ({ call }) => call('activity', { limit }));
+    if (values.json) {
+      printJson(io, { items });
       return 0;
-    } finally {
-      db.close();
     }
+    if (!items.length) io.out('No agent activity yet.\n');
+    else if (forPerson(io, values.json)) {
+      // Aligned columns; the client name and params are the agents' own text: escaped.
+      const paint = createPaint(colorEnabled(io.env, true));
+      const rows = [['time (UTC)', 'client', 'method', 'answer', 'conversations', 'asked'].map((h) => paint.dim(h))];
+      for (const a of items) {
+        const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
+        const convs = a.conversations.length ? a.conversations.map((c) => `#${c}`).join(' ') : '';
+        rows.push([paint.dim(when), escapeControls(a.client), paint.label(escapeControls(a.method)), `${a.bytes.toLocaleString('en-US')} B`, convs, escapeControls(a.params.replace(/\s+/g, ' '))]);
+      }
+      rawOut(io)(columns(rows, [3]).join('\n') + '\n');
+    } else {
+      for (const a of items) {
+        const when = new Date(a.at).toISOString().replace('T', ' ').slice(0, 19);
+        const convs = a.conversations.length ? ` → ${a.conversations.join(', ')}` : '';
+        io.out(`${when}  ${a.client.padEnd(12)} ${a.method.padEnd(20)} ${a.params}${convs}  ${a.bytes} B\n`);
+      }
+    }
+    return 0;
   },
 };
 

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import { createIndexer, type ScanProgress, type ScanStats } from '../ingest/scan.js';
 import { ADAPTERS, aiderSources, defaultSources, parseSource } from '../ingest/sources.js';
 import { openDb } from '../store/db.js';
-import { conversationsByFile, countChanges, countSnapshot, indexCounts, indexStats, type CountChanges, type IndexCounts, type IndexStats } from '../store/stats.js';
+import type { IndexStatus } from '../../shared/api.js';
+import { conversationsByFile, countChanges, countSnapshot, indexCounts, type CountChanges, type IndexCounts } from '../store/stats.js';
 import { createExclusions } from '../privacy.js';
 import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
@@ -11,6 +12,7 @@ import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore, defaultSettingsPath } from '../settings.js';
 import { CliError, dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
+import { withCore } from './core-session.js';
 import { forPerson } from './human.js';
 import { colorEnabled, columns, createPaint, escapeControls, type Paint } from './terminal.js';
 
@@ -243,27 +245,40 @@ files, recorded errors and the index size: the counts \`index\` reports and the 
   async run(args: string[], io: CliIO): Promise<number> {
     const { values } = parseFlags(args, {});
     const file = dbPathFrom(values, io.env);
-    const db = openDb(file, { readonly: true });
-    try {
-      const stats = indexStats(db, file);
-      if (values.json) printJson(io, stats);
-      else if (forPerson(io, values.json)) rawOut(io)(statsForPerson(createPaint(colorEnabled(io.env, true)), file, stats));
-      else {
-        io.out(`Index ${file} (${(stats.bytes / MB).toFixed(1)} MB, schema ${stats.schemaVersion})\n`);
-        io.out(
-          `${stats.conversations} conversations${stats.subagents ? ` (and ${stats.subagents} sub-agent conversations)` : ''}, ${stats.entries} entries, ${stats.files} files (${stats.missingFiles} missing)\n`,
-        );
-        for (const [source, count] of Object.entries(stats.bySource)) io.out(`  ${source.padEnd(12)} ${count}\n`);
-        io.out(`${stats.errors} ingest problems recorded${stats.lastIndexedAt ? `; last indexed ${new Date(stats.lastIndexedAt).toISOString()}` : ''}\n`);
-      }
-      return 0;
-    } finally {
-      db.close();
+    const stats = statsOf(await withCore(values, io, ({ call }) => call('status', {})));
+    if (values.json) printJson(io, stats);
+    else if (forPerson(io, values.json)) rawOut(io)(statsForPerson(createPaint(colorEnabled(io.env, true)), file, stats));
+    else {
+      io.out(`Index ${file} (${(stats.bytes / MB).toFixed(1)} MB, schema ${stats.schemaVersion})\n`);
+      io.out(
+        `${stats.conversations} conversations${stats.subagents ? ` (and ${stats.subagents} sub-agent conversations)` : ''}, ${stats.entries} entries, ${stats.files} files (${stats.missingFiles} missing)\n`,
+      );
+      for (const [source, count] of Object.entries(stats.bySource)) io.out(`  ${source.padEnd(12)} ${count}\n`);
+      io.out(`${stats.errors} ingest problems recorded${stats.lastIndexedAt ? `; last indexed ${new Date(stats.lastIndexedAt).toISOString()}` : ''}\n`);
     }
+    return 0;
   },
 };
 
-function statsForPerson(paint: Paint, file: string, stats: IndexStats): string {
+type Stats = ReturnType<typeof statsOf>;
+
+/** What `stats` prints from the api's status: the counts, and the number of problems recorded. */
+function statsOf(s: IndexStatus) {
+  return {
+    schemaVersion: s.schemaVersion,
+    conversations: s.conversations,
+    subagents: s.subagents,
+    entries: s.entries,
+    files: s.files,
+    missingFiles: s.missingFiles,
+    errors: s.errorCount,
+    bySource: s.bySource,
+    lastIndexedAt: s.lastIndexedAt,
+    bytes: s.bytes,
+  };
+}
+
+function statsForPerson(paint: Paint, file: string, stats: Stats): string {
   const rows = [
     [paint.label('Index'), `${escapeControls(file)} ${paint.dim(`(${(stats.bytes / MB).toFixed(1)} MB, schema ${stats.schemaVersion})`)}`],
     [paint.label('Conversations'), `${n(stats.conversations)}${stats.subagents ? paint.dim(` and ${plural(stats.subagents, 'sub-agent conversation')}`) : ''}`],
