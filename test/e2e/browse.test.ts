@@ -194,8 +194,9 @@ suite('conversation browser (browser mode)', () => {
     await page.getByRole('link', { name: 'Activity' }).click();
     const item = page.locator('.activity-item', { hasText: 'recall_conversations' }).first();
     await item.waitFor();
-    const link = item.locator('a.chip').first();
-    await expect.poll(() => link.textContent()).toBe(recalled.hits[0]!.title);
+    // A recall is a card (issue 17 §9): its hits, each a link titled with the conversation's title.
+    const link = item.locator('a.tool-card-hit').first();
+    await expect.poll(() => link.locator('.tool-card-title').textContent()).toBe(recalled.hits[0]!.title);
     await screenshot(page, 'activity');
     await link.click();
     await page.waitForURL(new RegExp(`#/c/${recalled.hits[0]!.id}$`));

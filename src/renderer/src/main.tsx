@@ -5,6 +5,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/conversations.css';
 import './styles/transcript.css';
+import './styles/tool-cards.css';
 import './styles/code.css';
 import './styles/panels.css';
 

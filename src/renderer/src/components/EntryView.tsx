@@ -1,12 +1,14 @@
-// One transcript entry. Messages are sanitized markdown; tool calls and results, thinking and the
-// rest are collapsed to a line; compactions, branch summaries and handoffs are markers across the page.
+// One transcript entry. Messages are sanitized markdown; history and recall tools' answers are cards
+// (ToolCard.tsx); other tool calls and results, thinking and the rest are collapsed to a line; compactions, branch summaries and handoffs are markers across the page.
 import { memo, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { Entry } from '../../../shared/types';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { copyCodeBlock } from '../lib/code';
 import { clearMarks, literalPattern, markMatches, wordsPattern } from '../lib/marks';
 import { CLIP_CHARS, renderMarkdown } from '../lib/markdown';
+import { parseToolCard } from '../../../shared/tool-cards';
 import { BranchIcon, ToolIcon } from './icons';
+import { ToolCardView } from './ToolCard';
 
 /** Only links the sanitizer kept (http, https, mailto, in-app) may do anything when clicked; a code block's button copies it. */
 function onMarkdownClick(e: MouseEvent<HTMLElement>): void {
@@ -110,8 +112,13 @@ function EntryContent({ e }: { e: Entry }) {
         />
       );
     }
-    case 'tool_result':
+    case 'tool_result': {
+      // Our own history and recall tools' answers are cards; anything else, or an answer the card
+      // cannot read (an error, another server's tool of the same name), stays the plain line.
+      const card = parseToolCard(e.toolName, e.text);
+      if (card) return <ToolCardView card={card} raw={e.text} />;
       return <Collapsed className="tool-result" text={e.text} summary={<span>Result{e.toolName ? ` of ${e.toolName}` : ''}{e.toolStatus ? ` · ${e.toolStatus}` : ''}</span>} />;
+    }
     case 'thinking':
       return <Collapsed className="thinking" text={e.text} summary={<span>Thinking</span>} />;
     case 'bash':

@@ -4,29 +4,47 @@ import type { ActivityItem } from '../../../shared/api';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatBytes, formatDateTime } from '../lib/format';
 import { call, errorMessage } from '../lib/transport';
+import { useConversationInfo } from '../lib/conversation-info';
+import { parseActivityCall } from '../../../shared/tool-cards';
+import { ActivityCard } from '../components/ActivityCard';
 
-const titles = new Map<number, string>();
-
-/** A conversation link titled lazily (activity rows carry only ids). */
+/** A conversation link titled once its title is known (activity rows carry only ids). */
 function ConversationLink({ id }: { id: number }) {
-  const [title, setTitle] = useState(titles.get(id));
-  useEffect(() => {
-    if (title !== undefined) return;
-    let live = true;
-    call('conversations.get', { conversation_id: id })
-      .then((d) => {
-        titles.set(id, d.conversation.title);
-        if (live) setTitle(d.conversation.title);
-      })
-      .catch(() => live && setTitle(`Conversation ${id} (no longer indexed)`));
-    return () => {
-      live = false;
-    };
-  }, [id, title]);
+  const info = useConversationInfo(id);
+  const title = info === null ? `Conversation ${id} (no longer indexed)` : info?.title;
   return (
     <a href={`#/c/${id}`} className="chip" title={title}>
       {title ?? `#${id}`}
     </a>
+  );
+}
+
+/** One call. History and recall calls are cards, as in the transcript (their card lists what was given). */
+function ActivityRow({ a }: { a: ActivityItem }) {
+  const tool = parseActivityCall(a.method, a.params);
+  return (
+    <li className="activity-item">
+      <div className="activity-head">
+        <code className="method">{a.method}</code>
+        <span className="muted">{a.client}</span>
+        <time className="muted small" dateTime={new Date(a.at).toISOString()}>
+          {formatDateTime(a.at)}
+        </time>
+      </div>
+      {tool ? <ActivityCard item={a} call={tool} /> : a.params && <p className="activity-params mono">{a.params}</p>}
+      <div className="activity-given">
+        {a.conversations.length === 0 ? (
+          <span className="muted small">Given nothing</span>
+        ) : (
+          <>
+            <span className="muted small">
+              Given {a.conversations.length === 1 ? '1 conversation' : `${a.conversations.length} conversations`} · {formatBytes(a.bytes)}
+            </span>
+            {!tool && a.conversations.slice(0, 12).map((id) => <ConversationLink key={id} id={id} />)}
+          </>
+        )}
+      </div>
+    </li>
   );
 }
 
@@ -63,28 +81,7 @@ export function ActivityView() {
       ) : (
         <ol className="activity-list">
           {items.map((a) => (
-            <li key={a.id} className="activity-item">
-              <div className="activity-head">
-                <code className="method">{a.method}</code>
-                <span className="muted">{a.client}</span>
-                <time className="muted small" dateTime={new Date(a.at).toISOString()}>
-                  {formatDateTime(a.at)}
-                </time>
-              </div>
-              {a.params && <p className="activity-params mono">{a.params}</p>}
-              <div className="activity-given">
-                {a.conversations.length === 0 ? (
-                  <span className="muted small">Given nothing</span>
-                ) : (
-                  <>
-                    <span className="muted small">Given {a.conversations.length === 1 ? '1 conversation' : `${a.conversations.length} conversations`} · {formatBytes(a.bytes)}</span>
-                    {a.conversations.slice(0, 12).map((id) => (
-                      <ConversationLink key={id} id={id} />
-                    ))}
-                  </>
-                )}
-              </div>
-            </li>
+            <ActivityRow key={a.id} a={a} />
           ))}
         </ol>
       )}
