@@ -18,6 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/api/core.js';
 import { createReader } from '../../src/main/store/read.js';
+import { parseToolCard } from '../../src/shared/tool-cards.js';
 import { openDb } from '../../src/main/store/db.js';
 import { installPi } from '../../src/main/integrations/pi-install.js';
 import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
@@ -257,6 +258,19 @@ describe('the pi extension, loaded by pi', () => {
       expect(tail).toContain(`entries before #${boundary}`);
       expect(tail).toContain('streaming reader');
       session.dispose();
+
+      // Both answers, as pi stored them, read back as the transcript's cards (issue 17 §9): the handoff
+      // says the new context started, the tail lists the entries it read.
+      const again = createCore({ dbPath: index.dbPath, settingsPath: index.settingsPath, sources: [{ kind: 'pi', root: sessions }] });
+      await again.scan();
+      again.close();
+      const stored = openDb(index.dbPath, { readonly: true });
+      const results = createReader(stored).entries(conv.id, 0, Number.MAX_SAFE_INTEGER, 500).filter((e) => e.kind === 'tool_result');
+      stored.close();
+      expect(results.map((e) => parseToolCard(e.toolName, e.text))).toMatchObject([
+        { tool: 'history_handoff', reset: true },
+        { tool: 'history_read', conversation: conv.id, what: `tail: 3 entries before #${boundary}` },
+      ]);
 
       // pi restarted on the same file: the new context still starts at the handoff.
       const reopened = await piSession(SessionManager.open(file));

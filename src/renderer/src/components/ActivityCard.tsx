@@ -5,17 +5,8 @@
 import type { ActivityItem } from '../../../shared/api';
 import type { ActivityCall } from '../../../shared/tool-cards';
 import { useConversationInfo } from '../lib/conversation-info';
-import { ConversationFacts, entryHref } from './ToolCard';
+import { ConversationFacts, entryHref, TOOL_LABEL as LABEL } from './ToolCard';
 import { ToolIcon } from './icons';
-
-const LABEL: Record<ActivityCall['tool'], string> = {
-  recall_conversations: 'Recall',
-  read_conversation: 'Read conversation',
-  conversation_inspect: 'Inspect conversation',
-  history_search: 'History search',
-  history_read: 'History read',
-  history_handoff: 'Handoff',
-};
 
 /** A conversation by id or reference: its title (once known), agent and workspace. */
 export function ConversationHit({ refOrId, entry = null }: { refOrId: number | string; entry?: number | null }) {

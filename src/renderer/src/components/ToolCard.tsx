@@ -9,7 +9,7 @@ import { shortPath, SOURCE_LABEL } from '../lib/format';
 import { Snippet } from '../lib/snippet';
 import { ToolIcon } from './icons';
 
-const LABEL: Record<ToolCard['tool'], string> = {
+export const TOOL_LABEL: Record<ToolCard['tool'], string> = {
   recall_conversations: 'Recall',
   read_conversation: 'Read conversation',
   conversation_inspect: 'Inspect conversation',
@@ -24,7 +24,7 @@ function Head({ card, children }: { card: ToolCard; children?: ReactNode }) {
   return (
     <header className="tool-card-head">
       <ToolIcon />
-      <span className="tool-card-name">{LABEL[card.tool]}</span>
+      <span className="tool-card-name">{TOOL_LABEL[card.tool]}</span>
       {children}
     </header>
   );
@@ -200,7 +200,7 @@ function Body({ card }: { card: ToolCard }) {
 
 export function ToolCardView({ card, raw }: { card: ToolCard; raw: string }) {
   return (
-    <section className={`tool-card tool-card-${card.tool}`} aria-label={LABEL[card.tool]}>
+    <section className={`tool-card tool-card-${card.tool}`} aria-label={TOOL_LABEL[card.tool]}>
       <Body card={card} />
       <details className="tool-card-raw">
         <summary>What the agent was given</summary>
