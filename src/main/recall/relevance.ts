@@ -37,8 +37,8 @@ export const COMMON_SHARE = 0.1;
 const COMMON_MIN_N = 200;
 /** Most matching entries read per term (best bm25 first). */
 export const ENTRY_LIMIT = 5_000;
-/** Most conversations read per term in the title and summary fields. */
-const FIELD_LIMIT = 2_000;
+/** Most conversations read per term in the title and summary fields together. */
+const FIELD_LIMIT = 4_000;
 
 /** BM25's idf in the form that stays positive for a term in most documents (Lucene's). */
 export function idf(df: number, n: number): number {
@@ -185,15 +185,12 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
         hitOf(conversationId, mk).entries++;
         if (m.similarity === 1) a.exact.add(ti);
       }
-      for (const id of search.fieldMatches(matchAll([m.clause], { columns: ['title'] })!, bounds, FIELD_LIMIT)) {
-        acc(id);
-        hitOf(id, mk).title = true;
-        if (m.similarity === 1) accs.get(id)!.exact.add(ti);
-      }
-      for (const id of search.ownSummaryMatches(matchAll([m.clause], { columns: ['summary'] })!, bounds, FIELD_LIMIT)) {
-        acc(id);
-        hitOf(id, mk).summary = true;
-        if (m.similarity === 1) accs.get(id)!.exact.add(ti);
+      for (const f of search.titleOrOwnSummary(matchAll([m.clause], { columns: ['title', 'summary'] })!, bounds, FIELD_LIMIT)) {
+        const a = acc(f.id);
+        const h = hitOf(f.id, mk);
+        h.title ||= f.title;
+        h.summary ||= f.summary;
+        if (m.similarity === 1) a.exact.add(ti);
       }
     }
   });

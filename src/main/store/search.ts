@@ -181,10 +181,13 @@ export function createSearch(db: Db) {
       `SELECT f.rowid AS id FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
        WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
-    ownSummary: db.prepare<BoundParams & { match: string; limit: number }, { id: number }>(
-      `SELECT f.rowid AS id FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
-       WHERE conversations_fts MATCH @match AND c.summary IS NOT NULL AND ${BOUNDS_SQL} LIMIT @limit`,
-    ),
+    // bm25 weighted to one column is 0 exactly when the match is not in that column: one statement
+    // says which of title and summary a term is in (few rows; a statement each cost more than both).
+    titleSummary: db.prepare<BoundParams & { match: string; limit: number }, [number, number, number, number]>(
+      `SELECT f.rowid, bm25(conversations_fts, 1, 0, 0), bm25(conversations_fts, 0, 1, 0), c.summary IS NOT NULL
+       FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
+       WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
+    ).raw(),
     // bm25() cannot run inside an aggregate, so the matches are materialized first.
     probe: db.prepare<BoundParams & { match: string; limit: number }, ProbeRow>(
       `WITH m AS MATERIALIZED (
@@ -403,11 +406,14 @@ export function createSearch(db: Db) {
     fieldMatches: (match: string, bounds: Bounds, limit: number): number[] =>
       s.fields.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
     /**
-     * Conversations whose summary, one the agent wrote (not the one derived from the first request and
-     * the last reply, whose words the messages already count), matches `match` (a summary column filter).
+     * Conversations whose title or summary match `match` (a title+summary column filter), with which of
+     * the two, at most `limit`. Only a summary the agent wrote counts: the one derived from the first
+     * request and the last reply holds words the messages already count.
      */
-    ownSummaryMatches: (match: string, bounds: Bounds, limit: number): number[] =>
-      s.ownSummary.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
+    titleOrOwnSummary: (match: string, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[] =>
+      s.titleSummary.all({ ...boundParams(bounds), match, limit }).flatMap(([id, title, summary, own]) =>
+        title !== 0 || (summary !== 0 && own) ? [{ id, title: title !== 0, summary: summary !== 0 && own === 1 }] : [],
+      ),
     /** One ranked probe: conversations by their best matching entry's bm25. */
     probe: (match: string, bounds: Bounds, limit: number): ProbeRow[] => s.probe.all({ ...boundParams(bounds), match, limit }),
     /** Matching entries (for co-occurrence within one entry). */
