@@ -3,7 +3,6 @@
 // results, `$set` updates), GitHub Copilot CLI's event logs (`session-state/<id>/events.jsonl`),
 // Cursor's agent transcripts and Factory Droid's session store (role + Anthropic content blocks),
 // and Aider's Markdown chat history (each run appended to its repository's one file).
-// OpenCode is not written: its current store is one SQLite database (opencode.db), see BENCHMARKS.md.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { b64, clock, type ConversationSpec, type ConversationWriter, type Sink, type ToolCall } from './corpus-formats.js';

@@ -2,13 +2,14 @@
 // agent keeps it. Line shapes mirror real files (test/fixtures, ../shared/eval/render-corpus.mjs):
 // pi session v3 (a tree of id/parentId entries), Claude Code (one line per content block, tool
 // results duplicated in toolUseResult), Codex CLI rollouts (response_item/event_msg pairs,
-// encrypted reasoning); the other agents' in corpus-formats-more.ts. Lines are buffered and flushed in ~1 MB writes; no file is held whole.
+// encrypted reasoning); OpenCode's in corpus-format-opencode.ts, the other agents' in corpus-formats-more.ts. Lines are buffered and flushed in ~1 MB writes; no file is held whole.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Rng } from './lib-prng.js';
 import { moreSessionPath, moreWriter } from './corpus-formats-more.js';
+import { opencodeSessionPath, opencodeWriter } from './corpus-format-opencode.js';
 
-export type Agent = 'pi' | 'claude-code' | 'codex' | 'gemini' | 'copilot' | 'cursor' | 'droid' | 'aider';
+export type Agent = 'pi' | 'claude-code' | 'codex' | 'gemini' | 'opencode' | 'copilot' | 'cursor' | 'droid' | 'aider';
 
 export interface ToolCall {
   name: 'bash' | 'read' | 'edit' | 'grep';
@@ -100,6 +101,8 @@ export function sessionPath(spec: Omit<ConversationSpec, 'rng'>): string {
     return path.join(spec.root, '.codex/sessions', iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10),
       `rollout-${iso.slice(0, 19).replace(/:/g, '-')}-${spec.sessionId}.jsonl`);
   }
+  // OpenCode's session file; its messages and parts are files beside it (corpus-format-opencode.ts).
+  if (spec.agent === 'opencode') return opencodeSessionPath(spec);
   return moreSessionPath(spec);
 }
 
@@ -111,6 +114,7 @@ export function openConversation(spec: ConversationSpec): ConversationWriter {
   if (spec.agent === 'pi') return piWriter(spec, sink);
   if (spec.agent === 'claude-code') return claudeWriter(spec, sink);
   if (spec.agent === 'codex') return codexWriter(spec, sink);
+  if (spec.agent === 'opencode') return opencodeWriter(spec, sink);
   return moreWriter(spec, sink);
 }
 

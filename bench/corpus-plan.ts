@@ -37,16 +37,16 @@ export function pickTier(rng: Rng): Tier {
 /**
  * Each agent's share of the conversations: a person's history split mostly between two or three
  * agents, Claude Code and Codex the most used, the newer CLIs a tenth or less each (no published
- * usage figures; chosen so that every format is a few hundred conversations at 10k). OpenCode is not
- * generated (see corpus-formats-more.ts).
+ * usage figures; chosen so that every format is a few hundred conversations at 10k).
  */
 export const AGENT_SHARES: readonly (readonly [Agent, number])[] = [
-  ['claude-code', 0.4],
-  ['codex', 0.17],
-  ['pi', 0.12],
+  ['claude-code', 0.37],
+  ['codex', 0.16],
+  ['pi', 0.11],
   ['gemini', 0.1],
   ['copilot', 0.07],
-  ['cursor', 0.06],
+  ['opencode', 0.06],
+  ['cursor', 0.05],
   ['droid', 0.04],
   ['aider', 0.04],
 ];

@@ -1,12 +1,13 @@
 // `npm run bench:corpus -- --conversations N [--out DIR] [--seed S]`
 // Writes a deterministic benchmark corpus of N conversations in the agents' real formats (pi, Claude
-// Code, Codex CLI, Gemini CLI, Copilot CLI, Cursor, Droid and Aider, in the shares of corpus-plan.ts) under DIR (default bench/.corpus/N), laid out as the agents lay them out under a HOME, plus
+// Code, Codex CLI, Gemini CLI, OpenCode, Copilot CLI, Cursor, Droid and Aider, in the shares of corpus-plan.ts) under DIR (default bench/.corpus/N), laid out as the agents lay them out under a HOME, plus
 // DIR/manifest.json: the probes (conversations with known rare identifiers) the harness queries.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openConversation, sessionPath, type Agent } from './corpus-formats.js';
+import { OPENCODE_STORAGE } from './corpus-format-opencode.js';
 import { AGENTS, CORPUS_NOW, pickAgent, pickStart, pickTier, type Tier } from './corpus-plan.js';
 import { writeTurns } from './corpus-plan.js';
 import { createVoice, createWorkspaces, rareIdentifiers } from './corpus-text.js';
@@ -26,7 +27,7 @@ export interface Probe {
 }
 
 /** Bumped whenever the generator's output changes, so that an older corpus on disk is rewritten. */
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 6;
 
 export interface Manifest {
   version: 1;
@@ -60,6 +61,7 @@ export function corpusSources(dir: string): { kind: Agent; root: string }[] {
     { kind: 'claude-code', root: path.join(dir, '.claude/projects') },
     { kind: 'codex', root: path.join(dir, '.codex/sessions') },
     { kind: 'gemini', root: path.join(dir, '.gemini/tmp') },
+    { kind: 'opencode', root: path.join(dir, OPENCODE_STORAGE) },
     { kind: 'copilot', root: path.join(dir, '.copilot/session-state') },
     { kind: 'cursor', root: path.join(dir, '.cursor/projects') },
     { kind: 'droid', root: path.join(dir, '.factory/sessions') },
@@ -77,7 +79,7 @@ function clearCorpusDir(dir: string): void {
     if (!fs.existsSync(path.join(dir, 'manifest.json'))) {
       throw new Error(`${dir} is not empty and holds no benchmark corpus (no manifest.json); refusing to write into it.`);
     }
-    for (const sub of ['.pi', '.claude', '.codex', '.gemini', '.copilot', '.cursor', '.factory', 'repos', 'manifest.json']) fs.rmSync(path.join(dir, sub), { recursive: true, force: true });
+    for (const sub of ['.pi', '.claude', '.codex', '.gemini', '.local', '.copilot', '.cursor', '.factory', 'repos', 'manifest.json']) fs.rmSync(path.join(dir, sub), { recursive: true, force: true });
   }
   fs.mkdirSync(dir, { recursive: true });
 }

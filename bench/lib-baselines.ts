@@ -7,10 +7,33 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-/** The corpus's session files: JSONL, and Aider's Markdown histories. */
-const isSession = (rel: string) => rel.endsWith('.jsonl') || rel.endsWith('.aider.chat.history.md');
-/** A line's strings: a JSON record's, or a Markdown line as it is. */
-const parseLine = (file: string, line: string): unknown => (file.endsWith('.md') ? line : JSON.parse(line));
+/** OpenCode's storage: one JSON document per session, message and part. */
+const OPENCODE_FILE = /(^|[/\\])(session|message|part)[/\\][^/\\]+[/\\][^/\\]+\.json$/;
+/** The corpus's session files: JSONL, Aider's Markdown histories, OpenCode's storage files. */
+const isSession = (rel: string) => rel.endsWith('.jsonl') || rel.endsWith('.aider.chat.history.md') || OPENCODE_FILE.test(rel);
+/** A file's records: JSON lines, a whole JSON document (OpenCode), or Markdown lines as they are. */
+function records(file: string, text: string): unknown[] {
+  if (file.endsWith('.json')) return [JSON.parse(text)];
+  const lines = text.split('\n').filter(Boolean);
+  return file.endsWith('.md') ? lines : lines.map((l) => JSON.parse(l));
+}
+
+/**
+ * The files that hold one conversation: its session file, or for OpenCode (whose session file
+ * `storage/session/<project>/<ses>.json` holds no text) that file, its messages and their parts.
+ */
+export function conversationFiles(sessionFile: string): string[] {
+  if (!OPENCODE_FILE.test(sessionFile)) return [sessionFile];
+  const storage = path.dirname(path.dirname(path.dirname(sessionFile)));
+  const messages = path.join(storage, 'message', path.basename(sessionFile, '.json'));
+  const out = [sessionFile];
+  for (const m of fs.readdirSync(messages).sort()) {
+    out.push(path.join(messages, m));
+    const parts = path.join(storage, 'part', path.basename(m, '.json'));
+    for (const p of fs.readdirSync(parts).sort()) out.push(path.join(parts, p));
+  }
+  return out;
+}
 
 export function listSessionFiles(roots: readonly string[]): string[] {
   const out: string[] = [];
@@ -97,10 +120,9 @@ export function jsonScan(files: readonly string[], terms: readonly string[]): Sc
     const text = fs.readFileSync(file, 'utf8');
     bytes += Buffer.byteLength(text);
     const found = new Set<string>();
-    for (const line of text.split('\n')) {
-      if (!line) continue;
+    for (const record of records(file, text)) {
       const strings: string[] = [];
-      collectStrings(parseLine(file, line), strings);
+      collectStrings(record, strings);
       const hay = strings.join('\n').toLowerCase();
       for (const n of needles) if (hay.includes(n)) found.add(n);
       if (found.size === needles.length) break;
@@ -110,10 +132,10 @@ export function jsonScan(files: readonly string[], terms: readonly string[]): Sc
   return { ms: performance.now() - t0, bytes, matches };
 }
 
-/** Reading one session file whole and parsing it: what "open the transcript" costs without an index. */
-export function parseFile(file: string): number {
+/** Reading one conversation's files whole and parsing them: what "open the transcript" costs without an index. */
+export function parseConversation(sessionFile: string): number {
   const t0 = performance.now();
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) if (line) parseLine(file, line);
+  for (const file of conversationFiles(sessionFile)) records(file, fs.readFileSync(file, 'utf8'));
   return performance.now() - t0;
 }
 

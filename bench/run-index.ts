@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createIndexer } from '../src/main/ingest/scan.js';
 import { ADAPTERS } from '../src/main/ingest/sources.js';
 import { openDb } from '../src/main/store/db.js';
+import { indexCounts } from '../src/main/store/stats.js';
 import { corpusSources } from './corpus.js';
 
 export interface IndexRun {
@@ -15,6 +16,7 @@ export interface IndexRun {
   files: number;
   parsedFiles: number;
   entries: number;
+  /** Conversations in the index after the run (sub-agents included). */
   conversations: number;
   bytes: number;
   skippedLines: number;
@@ -29,6 +31,9 @@ const db = openDb(values.db);
 const cpu0 = process.cpuUsage();
 const stats = createIndexer(db, ADAPTERS).scan(corpusSources(values.corpus));
 const cpu = process.cpuUsage(cpu0);
+// What the index holds after the run: the scan's own count is of conversations touched per file, and
+// an OpenCode conversation is touched by each of its message and part files.
+const counts = indexCounts(db);
 // Checkpoint so the database file's size is the index's size, not index + WAL.
 db.pragma('wal_checkpoint(TRUNCATE)');
 db.close();
@@ -38,7 +43,7 @@ const out: IndexRun = {
   files: stats.files,
   parsedFiles: stats.parsedFiles,
   entries: stats.entries,
-  conversations: stats.conversations,
+  conversations: counts.conversations + counts.subagents,
   bytes: stats.bytes,
   skippedLines: stats.skippedLines,
   errors: stats.errors.length,

@@ -9,7 +9,7 @@ import type { Api, RecallResult } from '../src/shared/api.js';
 import type { Core } from '../src/main/api/core.js';
 import type { Agent } from './corpus-formats.js';
 import type { Manifest, Probe } from './corpus.js';
-import { appendRestorable, userTurnLines } from './lib-append.js';
+import { appendUserTurn } from './lib-append.js';
 import { latency, type Latency } from './lib-stats.js';
 
 const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
@@ -36,9 +36,8 @@ export async function appendToSearchable(core: Core, m: Manifest, rounds: number
       const list = byAgent.get(agents[i % agents.length]!)!;
       const p = list[Math.floor(i / agents.length) % list.length]!;
       const token = `zqbench${i}t${Date.now().toString(36)}`;
-      const lines = userTurnLines(p.agent, p.path, `Please remember ${token} when we come back to this.`);
       const t0 = performance.now();
-      restorers.push(appendRestorable(p.path, lines));
+      restorers.push(appendUserTurn(p.agent, p.path, `Please remember ${token} when we come back to this.`));
       let found = false;
       while (performance.now() - t0 < timeoutMs) {
         const r: RecallResult = await core.api.recall_conversations({ query: token, workspace: 'all' });
@@ -202,7 +201,8 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     HOME: env.corpus,
     XDG_CONFIG_HOME: path.join(env.work, 'config'),
     XDG_STATE_HOME: path.join(env.work, 'state'),
-    XDG_DATA_HOME: path.join(env.work, 'data'),
+    // Where OpenCode keeps its storage under HOME (the index is --db, so nothing of Throughline's goes there).
+    XDG_DATA_HOME: path.join(env.corpus, '.local', 'share'),
     XDG_RUNTIME_DIR: env.work,
   };
   for (const k of ['PI_CODING_AGENT_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'THROUGHLINE_SOCKET', 'THROUGHLINE_DB']) delete childEnv[k];

@@ -4,7 +4,7 @@
 import type { Api, MethodName, RecallResult } from '../src/shared/api.js';
 import { dispatch } from '../src/main/api/dispatch.js';
 import type { Manifest, Probe } from './corpus.js';
-import { jsonScan, parseFile, rgFiles, startRgRunner, type ScanRun } from './lib-baselines.js';
+import { conversationFiles, jsonScan, parseConversation, rgFiles, startRgRunner, type ScanRun } from './lib-baselines.js';
 import { latency, timeEach, type Latency } from './lib-stats.js';
 
 export interface QuerySet {
@@ -69,9 +69,9 @@ export async function runQueries(api: Api, q: QuerySet, m: Manifest, warmup = 5)
 export interface BaselineFigures {
   /** ripgrep over every session file for the recall queries. */
   rg: Latency;
-  /** ripgrep over the one session file, for the history_search queries. */
+  /** ripgrep over the one conversation's file(s), for the history_search queries. */
   rgOneFile: Latency;
-  /** Reading and parsing the one session file, for read_conversation. */
+  /** Reading and parsing the one conversation's file(s), for read_conversation. */
   parseOneFile: Latency;
   /** The JSON scan, a few queries only: each reads the whole corpus. */
   scan: Latency;
@@ -96,8 +96,8 @@ const words = (q: string): string[] => q.split(/\s+/).filter((w) => w.length > 1
 export function runBaselines(q: QuerySet, roots: string[], files: string[], opts: { rgQueries: number; scanQueries: number }): BaselineFigures {
   const rg = latency(q.recall.slice(0, opts.rgQueries).map((query) => rgFiles(words(query), roots).ms));
   const hist = q.history.slice(0, Math.max(opts.rgQueries, 20));
-  const rgOneFile = latency(hist.map((h) => rgFiles([h.query], [h.path]).ms));
-  const parseOneFile = latency(hist.map((h) => parseFile(h.path)));
+  const rgOneFile = latency(hist.map((h) => rgFiles([h.query], conversationFiles(h.path)).ms));
+  const parseOneFile = latency(hist.map((h) => parseConversation(h.path)));
   const scanRuns = q.recall.slice(0, opts.scanQueries).map((query) => jsonScan(files, words(query)));
   return { rg, rgOneFile, parseOneFile, scan: latency(scanRuns.map((r) => r.ms)), scanRuns };
 }

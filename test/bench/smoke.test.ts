@@ -35,9 +35,10 @@ describe('npm run bench (smoke)', () => {
     expect(fs.readdirSync(path.join(corpus, '.gemini/tmp')).every((d) => /^[0-9a-f]{64}$/.test(d))).toBe(true);
     for (const dir of ['.copilot/session-state', '.cursor/projects', '.factory/sessions']) expect(fs.readdirSync(path.join(corpus, dir)).length).toBeGreaterThan(0);
     expect(fs.readdirSync(path.join(corpus, 'repos'), { recursive: true }).some((f) => String(f).endsWith('.aider.chat.history.md'))).toBe(true);
+    expect(fs.readdirSync(path.join(corpus, '.local/share/opencode/storage')).sort()).toEqual(['message', 'part', 'session']);
     const manifest = JSON.parse(fs.readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { conversations: number; probes: unknown[]; agents: Record<string, number> };
     expect(manifest.conversations).toBe(1000);
-    for (const agent of ['claude-code', 'codex', 'pi', 'gemini', 'copilot', 'cursor', 'droid', 'aider']) expect(manifest.agents[agent]).toBeGreaterThan(0);
+    for (const agent of ['claude-code', 'codex', 'pi', 'gemini', 'opencode', 'copilot', 'cursor', 'droid', 'aider']) expect(manifest.agents[agent]).toBeGreaterThan(0);
     expect(manifest.probes.length).toBeGreaterThan(0);
 
     // The table.
@@ -79,5 +80,5 @@ describe('npm run bench (smoke)', () => {
     expect(f.queries.recallFound.found).toBe(f.queries.recallFound.asked);
     expect(f.append.timeouts).toBe(0);
     if (typeof f.daemon !== 'string') finite(f.daemon.startMs);
-  }, 320_000); // writes and indexes a 1k corpus in eight formats, then every row: minutes on a loaded machine
+  }, 320_000); // writes and indexes a 1k corpus in nine formats, then every row: minutes on a loaded machine
 });
