@@ -1,9 +1,11 @@
-// The end-to-end tests' index: the repository's real agent fixtures (Claude Code, Codex, pi), plus a
-// few conversations in Throughline's JSONL import format — a realistic week of work in two
+// The end-to-end tests' index: the repository's real agent fixtures (Claude Code, Codex, pi; on request
+// one real fixture of each other agent too), plus a few conversations in Throughline's JSONL import format — a realistic week of work in two
 // workspaces, so suggestions, filters and screenshots have something to show — and one hostile
 // transcript that tries everything a web page could try.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SourceKind } from '../../src/shared/types.js';
+import { AGENT_FIXTURES } from '../helpers/agent-fixtures.js';
 
 export const LEDGER = '/home/ada/code/ledger';
 export const ATLAS = '/home/ada/code/atlas-web';
@@ -128,8 +130,11 @@ function hostile(): Line[] {
   ]);
 }
 
-/** Copies the fixtures and writes the JSONL conversations into `dir`; returns the sources to index. */
-export function buildCorpus(repoRoot: string, dir: string): { kind: 'claude-code' | 'codex' | 'pi' | 'jsonl'; root: string }[] {
+/**
+ * Copies the fixtures and writes the JSONL conversations into `dir`; returns the sources to index.
+ * `allAgents`: the other agents' fixtures too (Gemini CLI, OpenCode, Copilot CLI, Cursor, Droid, Aider).
+ */
+export function buildCorpus(repoRoot: string, dir: string, allAgents = false): { kind: SourceKind; root: string }[] {
   const kinds = ['claude-code', 'codex', 'pi'] as const;
   for (const kind of kinds) fs.cpSync(path.join(repoRoot, 'test/fixtures', kind), path.join(dir, kind), { recursive: true });
   const jsonl = path.join(dir, 'jsonl');
@@ -142,5 +147,14 @@ export function buildCorpus(repoRoot: string, dir: string): { kind: 'claude-code
   // One unreadable line (skipped and counted, shown under Index status) in an otherwise good file.
   const broken = conversation('atlas-notes', ATLAS, 'Release notes for 2.4', 12, [['Draft the 2.4 release notes.', 'Drafted: search is faster, dark mode no longer flickers.']]);
   fs.writeFileSync(path.join(jsonl, 'notes.jsonl'), [...broken.slice(0, 2).map((l) => JSON.stringify(l)), '{"type":"message","role":"assistant","text":"cut off mid-wri', ...broken.slice(2).map((l) => JSON.stringify(l))].join('\n') + '\n');
-  return [...kinds.map((kind) => ({ kind, root: path.join(dir, kind) })), { kind: 'jsonl' as const, root: jsonl }];
+  const sources: { kind: SourceKind; root: string }[] = [...kinds.map((kind) => ({ kind, root: path.join(dir, kind) })), { kind: 'jsonl', root: jsonl }];
+  if (!allAgents) return sources;
+  for (const [kind, rel] of Object.entries(AGENT_FIXTURES)) {
+    if ((kinds as readonly string[]).includes(kind)) continue;
+    // The fixture keeps its own name (OpenCode's root must be a folder named storage).
+    const root = path.join(dir, kind, path.basename(rel));
+    fs.cpSync(path.join(repoRoot, 'test/fixtures', rel), root, { recursive: true });
+    sources.push({ kind: kind as SourceKind, root });
+  }
+  return sources;
 }

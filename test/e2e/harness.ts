@@ -40,10 +40,11 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function startApp(): Promise<App> {
+/** `allAgents`: the index also holds a real fixture of every other agent Throughline reads. */
+export async function startApp(options: { allAgents?: boolean } = {}): Promise<App> {
   const rendererDir = inject('rendererDir');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-e2e-'));
-  const sources = buildCorpus(REPO, path.join(dir, 'sources'));
+  const sources = buildCorpus(REPO, path.join(dir, 'sources'), options.allAgents);
   const home = path.join(dir, 'home');
   fs.mkdirSync(home);
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
