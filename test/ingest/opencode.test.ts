@@ -44,6 +44,21 @@ describe('opencode: the JSON storage files', () => {
     t.close();
   });
 
+  it('a session OpenCode has not named takes its first prompt as its title; a later prompt does not replace it', () => {
+    const t = agentIndex(tmp(), 'opencode');
+    const root = path.join(t.home, STORAGE);
+    copyTree(CODEMIE, root);
+    t.scan();
+    expect(t.conversation('test-session-1').title).toBe('Create a test file with console.log statements');
+    // A later user turn, as OpenCode writes it: a message file and its text part, ids after the first.
+    t.put(`${STORAGE}/message/test-session-1/msg-user-2.json`, JSON.stringify({ id: 'msg-user-2', sessionID: 'test-session-1', role: 'user', time: { created: 1737979900000 } }));
+    t.put(`${STORAGE}/part/msg-user-2/part-text-2.json`, JSON.stringify({ id: 'part-text-2', sessionID: 'test-session-1', messageID: 'msg-user-2', type: 'text', text: 'Now delete it again' }));
+    expect(t.scan().parsedFiles).toBe(2);
+    expect(t.conversation('test-session-1').title).toBe('Create a test file with console.log statements');
+    expect(t.entries('test-session-1').at(-1)!.text).toBe('Now delete it again');
+    t.close();
+  });
+
   it('a part that changes is read again alone, replacing its entry; a new part is added', () => {
     const t = agentIndex(tmp(), 'opencode');
     const root = path.join(t.home, STORAGE);

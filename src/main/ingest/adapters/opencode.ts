@@ -71,7 +71,9 @@ class StorageFileReader implements DocumentReader {
     const info = message ? messageInfo(message) : undefined;
     // A part read before its message was written: its role is not known yet, so it waits for the next change.
     if (!info) throw new LineError(`opencode: the message of part ${baseName(this.file)} (${messageId}) cannot be read`, 1);
-    return partOps(sessionId, obj, info, false);
+    // A session OpenCode has not named yet ("New session - …") takes its first prompt as its title.
+    const first = info.role === 'user' && obj.type === 'text' && firstUserMessage(where.storage, sessionId) === messageId;
+    return partOps(sessionId, obj, info, first);
   }
 
   private storage(messages: string): string {
@@ -92,6 +94,25 @@ class StorageFileReader implements DocumentReader {
       sessions.find((s) => findMessage(this.storage(messages), s, messageId) !== undefined)
     );
   }
+}
+
+/**
+ * The id of the session's first user message: its message files in the order of their names, which
+ * is the order of time (OpenCode's ids ascend), the first whose role is user. Usually the first file.
+ */
+function firstUserMessage(storage: string, sessionId: string): string | undefined {
+  const dir = path.join(storage, 'message', sessionId);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const message = readJsonFile(path.join(dir, name));
+    if (message?.role === 'user') return nonEmpty(message.id) ?? name.slice(0, -'.json'.length);
+  }
+  return undefined;
 }
 
 /** A message whose file is not named by its id (copied or older storage): looked for among its session's. */
