@@ -34,8 +34,8 @@ export function Sources({ settings, save }: SectionProps) {
     <section className="card" aria-labelledby="sources-title">
       <h3 id="sources-title" className="card-title">Sources</h3>
       <p className="card-lede">
-        The agents' own folders (<code>~/.claude/projects</code>, <code>~/.codex/sessions</code>, <code>~/.pi/agent/sessions</code>) are always read. Add other folders here, or add a default one switched
-        off to stop reading it. Throughline only ever reads them.
+        Every agent's own folders (Claude Code, Codex, pi, Gemini CLI, OpenCode, Copilot CLI, Cursor, Droid; listed under Index status) are always read, and Aider's
+        history in each workspace the index knows. Add other folders here, or add a default one switched off to stop reading it. Throughline only ever reads them.
       </p>
       {settings.sources.length > 0 ? (
         <ul className="rows" aria-label="Extra sources">
