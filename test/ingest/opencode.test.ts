@@ -95,6 +95,24 @@ describe('opencode: the JSON storage files', () => {
     t.close();
   });
 
+  it('a sub-agent’s session (parentID, as OpenCode’s task tool writes it) is a child conversation of its parent', () => {
+    const t = agentIndex(tmp(), 'opencode');
+    const root = path.join(t.home, STORAGE);
+    copyTree(V2, root);
+    // The small session and its first message again, as the task tool's child of the large one.
+    const session = JSON.parse(fs.readFileSync(path.join(V2, 'session/proj_test/ses_s_stage0_small.json'), 'utf8')) as Record<string, unknown>;
+    t.put(`${STORAGE}/session/proj_test/ses_s_child.json`, JSON.stringify({ ...session, id: 's_child', parentID: 's_stage0_large', title: 'Find the failing step (@general subagent)' }));
+    const message = JSON.parse(fs.readFileSync(path.join(V2, 'message/s_stage0_small/msg_0001.json'), 'utf8')) as Record<string, unknown>;
+    t.put(`${STORAGE}/message/s_child/msg_c1.json`, JSON.stringify({ ...message, id: 'm_child_1', sessionID: 's_child' }));
+    t.put(`${STORAGE}/part/m_child_1/001.json`, JSON.stringify({ id: 'p_child_1', sessionID: 's_child', messageID: 'm_child_1', type: 'text', text: 'Find which step fails' }));
+    t.scan();
+    const child = t.conversation('s_child');
+    expect(child).toMatchObject({ is_subagent: 1, parent_key: 's_stage0_large', parent_id: t.conversation('s_stage0_large').id, title: 'Find the failing step (@general subagent)' });
+    expect(t.entries('s_child').map((e) => e.text)).toEqual(['Find which step fails']);
+    expect(t.conversation('s_stage0_large').is_subagent).toBe(0);
+    t.close();
+  });
+
   it('a damaged part file is recorded and skipped; the rest of the session is indexed', () => {
     const t = agentIndex(tmp(), 'opencode');
     const root = path.join(t.home, STORAGE);
