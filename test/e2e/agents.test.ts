@@ -48,6 +48,7 @@ suite('every agent in the window (browser mode)', () => {
       expect(total, kind).toBeGreaterThan(0);
       await filter.selectOption(kind);
       await expect.poll(count).toBe(total);
+      expect(await page.locator('.filter-count').textContent()).toBe(`${total} ${total === 1 ? 'conversation' : 'conversations'}`);
       const badges = page.locator('.conv-row:not(.skeleton) .agent');
       await expect.poll(async () => new Set(await badges.allTextContents())).toEqual(new Set([SOURCE_LABEL[kind]]));
       const badge = badges.first();

@@ -114,7 +114,7 @@ export function ConversationFilters() {
           <span>Sub-agents</span>
         </label>
         <span className="filter-count" aria-live="polite">
-          {total === null ? '' : searching ? `${formatNumber(total)} ${total === 1 ? 'match' : 'matches'}` : `${formatNumber(total)} conversations`}
+          {total === null ? '' : searching ? `${formatNumber(total)} ${total === 1 ? 'match' : 'matches'}` : `${formatNumber(total)} ${total === 1 ? 'conversation' : 'conversations'}`}
         </span>
         {/* Without a query the list is by recency; relevance only means something for a search. */}
         {searching && (
