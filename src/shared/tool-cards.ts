@@ -66,8 +66,10 @@ const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
 export function parseToolCard(toolName: string | null | undefined, text: string): ToolCard | null {
   const tool = cardTool(toolName);
   if (!tool || typeof text !== 'string') return null;
-  const cut = STORED_CUT.test(text);
-  const body = text.replace(STORED_CUT, '');
+  const stored = STORED_CUT.test(text);
+  const inner = mcpContentText(text.replace(STORED_CUT, ''));
+  const cut = stored || inner?.cut === true;
+  const body = inner?.text ?? text.replace(STORED_CUT, '');
   switch (tool) {
     case 'recall_conversations':
       return recallCard(body, cut);
@@ -81,6 +83,35 @@ export function parseToolCard(toolName: string | null | undefined, text: string)
     case 'history_handoff':
       return handoffCard(body);
   }
+}
+
+// ---- Codex's MCP results ------------------------------------------------------------------------
+
+/**
+ * Codex stores an MCP tool's answer as its content blocks in JSON after a header
+ * (`Wall time: 1.8 seconds\nOutput:\n[{"type":"text","text":"…"}]`, seen in a real Codex Desktop
+ * rollout, test/fixtures/large/codex). The text of the blocks, or null when it is not that shape. A
+ * session file keeps it cut short: then the first block's string is read up to the cut.
+ */
+function mcpContentText(raw: string): { text: string; cut: boolean } | null {
+  const m = /^(?:(?:Chunk ID|Wall time|Process exited|Original token count)[^\n]*\n)*(?:Output:\n)?(?=\[\{"type":"text")/.exec(raw);
+  if (!m) return null;
+  const json = raw.slice(m[0].length);
+  try {
+    const blocks: unknown = JSON.parse(json);
+    if (!Array.isArray(blocks)) return null;
+    const texts = blocks.map((b: unknown) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''));
+    return { text: texts.join('\n'), cut: false };
+  } catch {
+    const start = json.indexOf('"text":"');
+    return start < 0 ? null : { text: partialJsonString(json.slice(start + 8)), cut: true };
+  }
+}
+
+/** A JSON string's characters up to its closing quote or the end of what is there (an escape cut in half is dropped). */
+function partialJsonString(s: string): string {
+  const m = /^(?:[^"\\]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/.exec(s)!;
+  return jsonString(`"${m[0]}"`) ?? '';
 }
 
 // ---- recall_conversations ---------------------------------------------------------------------

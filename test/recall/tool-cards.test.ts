@@ -11,6 +11,7 @@ import { cardTool, parseActivityCall, parseToolCard, type ToolCard } from '../..
 import { connectRpc, type RpcClient } from '../../src/main/client/socket-client.js';
 import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { claudeCodeAdapter } from '../../src/main/ingest/adapters/claude-code.js';
+import { codexAdapter } from '../../src/main/ingest/adapters/codex.js';
 import { RESULT_MAX, truncate } from '../../src/main/ingest/adapters/text.js';
 import { fold, only, parseAll } from '../helpers/ops.js';
 import { callOverMcp, claudeLines, type RealCall } from '../helpers/tool-call-sessions.js';
@@ -121,6 +122,37 @@ describe('as a session file keeps them', () => {
       expect(e.text).toBe(truncate(calls[i]!.text, RESULT_MAX));
       expect(parseToolCard(e.toolName, e.text)).toEqual(parseToolCard(e.toolName, calls[i]!.text));
     }
+  });
+
+  it('Codex’s rollout (MCP answers as JSON content blocks after a header, as a real Codex Desktop rollout has them) parses to the same cards', () => {
+    const id = '019e1695-0000-7000-8000-00000000c0de';
+    const at = '2026-11-20T10:00:00.000Z';
+    const item = (payload: object) => JSON.stringify({ timestamp: at, type: 'response_item', payload });
+    const lines = [
+      JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id, timestamp: at, cwd: '/work/projects/alpha', originator: 'codex_cli_rs', cli_version: '0.130.0' } }),
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'where did we leave the migration plan?' }] }),
+      ...calls.flatMap((c, i) => [
+        item({ type: 'function_call', name: c.name, namespace: 'mcp__throughline__', arguments: JSON.stringify(c.args), call_id: `call_${i}` }),
+        item({ type: 'function_call_output', call_id: `call_${i}`, output: `Wall time: 0.0${i} seconds\nOutput:\n${JSON.stringify([{ type: 'text', text: c.text }])}` }),
+      ]),
+    ];
+    const file = path.join(tempDir(), `rollout-2026-11-20T10-00-00-${id}.jsonl`);
+    const conv = only(fold(parseAll(codexAdapter, file, lines.join('\n') + '\n').ops));
+    const results = conv.entries.filter((e) => e.kind === 'tool_result');
+    expect(results.map((e) => e.toolName)).toEqual(calls.map((c) => `mcp__throughline__${c.name}`));
+    for (const [i, e] of results.entries()) {
+      const want = parseToolCard(calls[i]!.name, calls[i]!.text);
+      const got = parseToolCard(e.toolName, e.text);
+      if (e.text.endsWith('more chars]')) {
+        // Cut by the adapter inside the JSON: the card keeps what came before the cut, and says so.
+        expect(got).toMatchObject({ tool: want!.tool, cut: true });
+      } else expect(got).toEqual(want);
+    }
+    // The same output cut inside the JSON string (as the adapter cuts a long one): still the card, marked cut.
+    const output = `Wall time: 0.01 seconds\nOutput:\n${JSON.stringify([{ type: 'text', text: calls[0]!.text }])}`;
+    const cutShort = parseToolCard('mcp__throughline__recall_conversations', truncate(output, output.indexOf('\\n   matched') + 40));
+    expect(cutShort).toMatchObject({ tool: 'recall_conversations', query: SHARED_TERM, cut: true });
+    expect((cutShort as Extract<ToolCard, { tool: 'recall_conversations' }>).hits.map((h) => h.id)).toEqual([card(0, 'recall_conversations').hits[0]!.id]);
   });
 
   it('a result cut at RESULT_MAX keeps the hits before the cut and says it was cut; no prefix of any answer throws', () => {
