@@ -96,6 +96,13 @@ suite('history and recall calls as cards', () => {
     expect(await handoff.locator('.tool-card-handoff .plain').textContent()).toBe(HANDOFF);
     // No result of ours is left as the plain collapsed line.
     expect(await page.locator('details.tool-result').count()).toBe(0);
+    await search.scrollIntoViewIfNeeded();
+    await screenshots(page, 'tool-cards-history', async (width) => {
+      for (const c of [search, hread, handoff]) {
+        const box = await c.boundingBox();
+        if (box) expect(box.x + box.width).toBeLessThanOrEqual(width);
+      }
+    });
 
     await recall.scrollIntoViewIfNeeded();
     await screenshots(page, 'tool-cards', async (width) => {
