@@ -16,6 +16,8 @@ import { createExclusions, type Exclusions } from '../privacy.js';
 import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
 import { createApi } from './methods.js';
+import { localReads, type Reads } from './read-calls.js';
+import { createReadPool, type PoolLog, type ReadPool } from './read-pool.js';
 
 export interface CoreOptions {
   dbPath: string;
@@ -49,6 +51,11 @@ export interface Core {
   /** Scans once, then keeps the index current as files change. */
   watch(): Promise<void>;
   setSocketPath(path: string | null): void;
+  /**
+   * Moves recall's read calls onto `count` reader threads (read-pool.ts); the daemon does this. The
+   * same pool on a second call; none for 0 or an in-memory index. Closed with the core.
+   */
+  startReaders(count: number, log?: PoolLog): ReadPool | null;
   close(): void;
 }
 
@@ -100,6 +107,9 @@ export function createCore(options: CoreOptions): Core {
     if (lifted) void scan().catch(backgroundError);
   }
   const recall = createRecall(db);
+  const local = localReads(recall);
+  let pool: ReadPool | null = null;
+  const reads = (): Reads => pool?.reads ?? local;
   let progress: ScanProgress | null = null;
   let scanning: Promise<ScanStats> | null = null;
   let rescanQueued = false;
@@ -172,7 +182,7 @@ export function createCore(options: CoreOptions): Core {
     return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: fileCounts.under(s.root) };
   }
 
-  const api = afterSettings(createApi({ db, reader, writer, recall, settings, keeper, status, env, explicitRequests: options.explicitRequests }), applySettings);
+  const api = afterSettings(createApi({ db, reader, writer, recall, reads, settings, keeper, status, env, explicitRequests: options.explicitRequests }), applySettings);
 
   let watchedKey = '';
   const sourcesKey = () => JSON.stringify(sources());
@@ -205,8 +215,15 @@ export function createCore(options: CoreOptions): Core {
     setSocketPath(path) {
       socketPath = path;
     },
+    startReaders(count, log) {
+      if (pool || count < 1 || options.dbPath === ':memory:' || options.dbPath === '') return pool;
+      pool = createReadPool({ dbPath: options.dbPath, nativeBinding: options.nativeBinding, size: count, fallback: local, log });
+      return pool;
+    },
     close() {
       watcher?.close();
+      void pool?.close();
+      pool = null;
       db.close();
     },
   };

@@ -3,6 +3,7 @@ import type { Access, Api, ConversationDetail, EntriesResult, ListResult } from 
 import type { IndexStatus } from '../../shared/api.js';
 import type { Conversation } from '../../shared/types.js';
 import type { Recall } from '../recall/index.js';
+import type { Reads } from './read-calls.js';
 import type { Db } from '../store/db.js';
 import { createActivityLog } from '../store/activity.js';
 import { findInConversation } from '../store/find.js';
@@ -22,6 +23,8 @@ export interface ApiDeps {
   reader: Reader;
   writer: Writer;
   recall: Recall;
+  /** Recall's read calls: on the daemon's reader threads when they run, else on `recall` here. */
+  reads: () => Reads;
   settings: SettingsStore;
   keeper: ReturnType<typeof createExclusionKeeper>;
   status: () => IndexStatus;
@@ -113,19 +116,21 @@ export function createApi(deps: ApiDeps): Api {
         };
       }
       const listed = [...(p.listed ?? []), ...(before ?? [])].slice(-500);
-      const result = recall.suggest({ ...p, listed }, s, settings.operator().pins, confined(access));
+      const result = await deps.reads().suggest({ ...p, listed }, s, settings.operator().pins, confined(access));
       if (key) {
+        // Read again: another call for the same conversation may have been answered meanwhile (on another reader thread).
+        const since = given.get(key) ?? before ?? [];
         given.delete(key);
-        given.set(key, [...(before ?? []), ...result.suggestions.map((x) => x.id)].slice(-REMEMBERED_IDS));
+        given.set(key, [...since, ...result.suggestions.map((x) => x.id)].slice(-REMEMBERED_IDS));
         if (given.size > REMEMBERED_CONVERSATIONS) given.delete(given.keys().next().value!);
       }
       return result;
     },
-    recall_conversations: async (p, access) => recall.recall(p, confined(access)),
-    read_conversation: async (p, access) => recall.read({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
-    conversation_inspect: async (p, access) => recall.inspect({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
-    history_search: async (p, access) => recall.historySearch({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
-    history_read: async (p, access) => recall.historyRead({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
+    recall_conversations: async (p, access) => deps.reads().recall(p, confined(access)),
+    read_conversation: async (p, access) => deps.reads().read({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
+    conversation_inspect: async (p, access) => deps.reads().inspect({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
+    history_search: async (p, access) => deps.reads().historySearch({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
+    history_read: async (p, access) => deps.reads().historyRead({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
     history_handoff: async (p, access) => recall.historyHandoff({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
     status: async () => deps.status(),
     'ingest.append': async (p, access) => appendEntries(db, deps.writer, p, access),
@@ -139,7 +144,7 @@ export function createApi(deps: ApiDeps): Api {
       };
       const limit = p.limit ?? PAGE;
       if (!p.query?.trim()) return withPreviews(listConversations(db, filter, p.offset ?? 0, limit));
-      const found = await recall.recall({ query: p.query, workspace: p.workspace ?? 'all', since: p.since, limit: 50, includeSubagents: p.subagents });
+      const found = await deps.reads().recall({ query: p.query, workspace: p.workspace ?? 'all', since: p.since, limit: 50, includeSubagents: p.subagents });
       const byId = new Map(found.hits.map((h) => [h.id, h]));
       const page = listConversations(db, { ...filter, ids: found.hits.map((h) => h.id) }, 0, 50);
       let items = page.items.map((c) => ({ ...c, snippet: byId.get(c.id)?.snippet, score: byId.get(c.id)?.score, entry: byId.get(c.id)?.entry ?? null }));

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCore, type Core } from '../api/core.js';
+import { defaultReaderCount, type ReadPool } from '../api/read-pool.js';
 import type { Source } from '../ingest/scan.js';
 import { defaultSettingsPath } from '../settings.js';
 import { createActivityLog } from '../store/activity.js';
@@ -28,6 +29,8 @@ export interface DaemonOptions {
   /** Serve the UI over localhost HTTP too (`serve --ui`). */
   http?: { host?: string; port?: number; token?: string; rendererDir?: string; allowRemote?: boolean };
   timeoutMs?: number;
+  /** Reader threads answering recall's read calls (default: defaultReaderCount, 2; 0 = on the event loop). */
+  readers?: number;
 }
 
 export interface Daemon {
@@ -36,6 +39,8 @@ export interface Daemon {
   /** The HTTP bridge's URL when `http` was given. */
   httpUrl: string | null;
   log: LogFn;
+  /** The reader threads, when they run. */
+  readers: ReadPool | null;
   close(): Promise<void>;
 }
 
@@ -96,6 +101,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     }
   }
 
+  // Recall's reads move to their own threads once these are up (the calls before that are answered here).
+  const readers = core.startReaders(options.readers ?? defaultReaderCount(env), log);
+
   let stopped = false;
   let watchTimer: NodeJS.Timeout | null = null;
   if (options.watch !== false) {
@@ -119,6 +127,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     core,
     httpUrl: http?.url ?? null,
     log,
+    readers,
     close() {
       closing ??= (async () => {
         stopped = true;
@@ -126,7 +135,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
         await http?.close().catch((err: Error) => log('warn', `UI bridge close: ${err.message}`));
         await socket.close();
         core.setSocketPath(null);
+        // The app's core outlives its daemon: the readers this daemon started stop with it.
         if (ownCore) core.close();
+        else await readers?.close();
         log('info', 'stopped');
       })();
       return closing;

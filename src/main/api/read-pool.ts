@@ -1,0 +1,240 @@
+// The daemon's readers: a small pool of worker threads, each with its own read-only connection to
+// the index (read-worker.ts), answering recall's read calls so that the event loop only parses,
+// routes and writes. The writer stays single, on the main thread.
+//
+// - Fairness: calls wait in one first-come queue and each free reader takes the oldest. A socket
+//   connection has one call out at a time (socket.ts answers its calls in order), so under load the
+//   readers serve the connections in turn.
+// - Read-your-writes: a write commits on the main thread before its answer is sent, and a reader
+//   starts a new read transaction for every call, so a call sent after an answer sees that write.
+// - A reader that stops (a crash, an exception outside a call, being terminated) is replaced; the
+//   call it held is given to another reader once, then answered with an error. A reader that stops
+//   before it ever answered (no worker script, an index it cannot open) is not restarted.
+// - Until a reader is ready, and when none is left, calls are answered in this thread as before.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Recall } from '../recall/index.js';
+import { RecallError } from '../recall/errors.js';
+import { StoreError } from '../store/db.js';
+import { NotFoundError } from './errors.js';
+import { callReads, type ReadCall, type ReadMethod, type ReadReply, type Reads, type ReaderStart, type ThreadError } from './read-calls.js';
+
+export type PoolLog = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface ReadPoolOptions {
+  dbPath: string;
+  nativeBinding?: string;
+  /** Reader threads (at least 1). */
+  size: number;
+  /** Answers calls while no reader is ready. */
+  fallback: Reads;
+  log?: PoolLog;
+  /** Page cache per reader connection, KiB (default 16 MB). */
+  cacheKiB?: number;
+  /** The worker script; default: found beside this module (readerEntry). */
+  entry?: string;
+}
+
+export interface ReadPool {
+  reads: Reads;
+  /** Resolves once every reader running has answered ready (or stopped); gives how many are ready. */
+  ready(): Promise<number>;
+  /** The reader threads now running (for the daemon's log and for tests that stop one). */
+  threads(): Worker[];
+  close(): Promise<void>;
+}
+
+/**
+ * Reader threads when nothing says otherwise: two (the main thread keeps parsing, routing and
+ * writing). THROUGHLINE_READ_WORKERS sets another number; 0 answers every call on the main thread.
+ */
+export function defaultReaderCount(env: NodeJS.ProcessEnv = process.env): number {
+  const set = env.THROUGHLINE_READ_WORKERS;
+  if (set !== undefined && set.trim() !== '' && Number.isInteger(Number(set)) && Number(set) >= 0) return Math.min(Number(set), Math.max(1, os.availableParallelism()));
+  return 2;
+}
+
+/**
+ * The worker script for this build: from the TypeScript sources (tests, the CLI run through tsx, the
+ * benchmarks) a small module that registers tsx first; from a bundle (.build/ by scripts/build-cli.mjs,
+ * out/main/ by electron-vite) the read-worker entry built beside it, found next to this chunk or one
+ * folder up. null when there is none: the calls then run on the main thread.
+ */
+export function readerEntry(): string | null {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) return path.join(path.dirname(here), 'read-worker-boot.mjs');
+  for (const dir of [path.dirname(here), path.dirname(path.dirname(here))]) {
+    for (const name of ['read-worker.mjs', 'read-worker.js']) {
+      const file = path.join(dir, name);
+      if (fs.existsSync(file)) return file;
+    }
+  }
+  return null;
+}
+
+/** An error from a reader, as the class the api's error mapping (dispatch.ts) knows. */
+function fromThread(e: ThreadError): Error {
+  switch (e.name) {
+    case 'RecallError':
+      return new RecallError(e.kind as RecallError['kind'], e.message);
+    case 'StoreError':
+      return new StoreError(e.kind as StoreError['kind'], e.message);
+    case 'NotFoundError':
+      return new NotFoundError(e.message);
+    default: {
+      const err = new Error(e.message);
+      err.name = e.name;
+      return err;
+    }
+  }
+}
+
+interface Job {
+  id: number;
+  call: ReadCall;
+  /** Readers it has been given to. */
+  tries: number;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+interface Reader {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+}
+
+/** Restarts allowed in a minute before the pool gives up on threads and answers in this one. */
+const MAX_RESTARTS_PER_MINUTE = 10;
+
+export function createReadPool(options: ReadPoolOptions): ReadPool {
+  const log: PoolLog = options.log ?? (() => {});
+  const entry = options.entry ?? readerEntry();
+  const start: ReaderStart = { dbPath: options.dbPath, nativeBinding: options.nativeBinding, cacheKiB: options.cacheKiB ?? 16_000 };
+  const readers = new Set<Reader>();
+  const queue: Job[] = [];
+  const restarts: number[] = [];
+  let nextId = 1;
+  let closed = false;
+  const waiting: (() => void)[] = [];
+
+  const readyCount = (): number => [...readers].filter((r) => r.ready).length;
+
+  /** Answers ready() once no reader is still starting. */
+  function settle(): void {
+    if ([...readers].every((r) => r.ready)) for (const done of waiting.splice(0)) done();
+  }
+
+  function spawn(): void {
+    const worker = new Worker(entry!, { workerData: start });
+    // The socket keeps the daemon alive; a reader alone must not.
+    worker.unref();
+    const reader: Reader = { worker, ready: false, job: null };
+    readers.add(reader);
+    worker.on('message', (message: ReadReply | { ready: true }) => {
+      if ('ready' in message) {
+        reader.ready = true;
+        settle();
+        pump();
+        return;
+      }
+      const job = reader.job;
+      if (!job || job.id !== message.id) return;
+      reader.job = null;
+      if (message.ok) job.resolve(message.value);
+      else job.reject(fromThread(message.error));
+      pump();
+    });
+    worker.on('error', (err) => log('error', `read worker ${worker.threadId}: ${err.stack ?? err.message}`));
+    worker.on('exit', (code) => {
+      readers.delete(reader);
+      const job = reader.job;
+      reader.job = null;
+      if (closed) {
+        job?.reject(new Error('The index is closing.'));
+        return;
+      }
+      if (job) {
+        if (job.tries < 2) queue.unshift(job);
+        else job.reject(new Error(`a reader thread stopped twice while answering ${job.call.method}`));
+      }
+      if (!reader.ready) {
+        log('error', `read worker did not start (exit ${code}); its calls are answered on the main thread`);
+      } else {
+        const now = Date.now();
+        while (restarts.length && now - restarts[0]! > 60_000) restarts.shift();
+        if (restarts.length < MAX_RESTARTS_PER_MINUTE) {
+          restarts.push(now);
+          log('warn', `read worker ${worker.threadId} stopped (exit ${code}); starting another`);
+          spawn();
+        } else {
+          log('error', `read workers stopped ${MAX_RESTARTS_PER_MINUTE} times in a minute; calls are answered on the main thread`);
+        }
+      }
+      settle();
+      pump();
+    });
+  }
+
+  /** Gives queued calls to free readers; with no reader ready at all, answers them here. */
+  function pump(): void {
+    if (!readyCount()) {
+      for (const job of queue.splice(0)) callReads(options.fallback, job.call).then(job.resolve, job.reject);
+      return;
+    }
+    for (const reader of readers) {
+      if (!queue.length) return;
+      if (!reader.ready || reader.job) continue;
+      const job = queue.shift()!;
+      job.tries++;
+      reader.job = job;
+      reader.worker.postMessage({ id: job.id, call: job.call });
+    }
+  }
+
+  function submit(call: ReadCall): Promise<unknown> {
+    if (closed || !readyCount()) return callReads(options.fallback, call);
+    return new Promise((resolve, reject) => {
+      queue.push({ id: nextId++, call, tries: 0, resolve, reject });
+      settle();
+      pump();
+    });
+  }
+
+  if (entry) {
+    for (let i = 0; i < Math.max(1, options.size); i++) spawn();
+  } else {
+    log('warn', 'no read worker script next to this build; calls are answered on the main thread');
+  }
+
+  const via =
+    <M extends ReadMethod>(method: M) =>
+    (...args: Parameters<Recall[M]>): Promise<ReturnType<Recall[M]>> =>
+      // A reader's answer is the same function's return value, cloned across the thread boundary.
+      submit({ method, args } as ReadCall) as Promise<ReturnType<Recall[M]>>;
+
+  return {
+    reads: {
+      suggest: via('suggest'),
+      recall: via('recall'),
+      read: via('read'),
+      inspect: via('inspect'),
+      historySearch: via('historySearch'),
+      historyRead: via('historyRead'),
+    },
+    ready: () =>
+      new Promise<number>((resolve) => {
+        waiting.push(() => resolve(readyCount()));
+        settle();
+      }),
+    threads: () => [...readers].map((r) => r.worker),
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('The index is closing.'));
+      await Promise.all([...readers].map((r) => r.worker.terminate()));
+    },
+  };
+}

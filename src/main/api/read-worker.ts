@@ -1,0 +1,31 @@
+// One reader thread of the daemon's read pool (read-pool.ts): its own read-only connection to the
+// index (WAL lets it read while the daemon's single writer commits) and its own recall engine, so a
+// recall, a suggestion or a transcript read runs here instead of on the daemon's event loop.
+// Every call starts a new read transaction, so a reader sees everything committed before the call
+// was sent: a client that appends and then reads finds what it appended.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createRecall } from '../recall/index.js';
+import { openDb } from '../store/db.js';
+import { KindError } from '../../shared/errors.js';
+import { callReads, localReads, type ReadCall, type ReadReply, type ReaderStart } from './read-calls.js';
+
+const start = workerData as ReaderStart;
+const db = openDb(start.dbPath, { readonly: true, nativeBinding: start.nativeBinding });
+// Each reader keeps a smaller page cache than the writer's 32 MB: the pages are in the OS's cache
+// anyway, and two readers at 32 MB each would hold more than the daemon's whole memory goal.
+db.pragma(`cache_size = -${start.cacheKiB}`);
+
+const reads = localReads(createRecall(db));
+
+const port = parentPort!;
+port.on('message', async (message: { id: number; call: ReadCall }) => {
+  let reply: ReadReply;
+  try {
+    reply = { id: message.id, ok: true, value: await callReads(reads, message.call) };
+  } catch (err) {
+    const e = err as Error;
+    reply = { id: message.id, ok: false, error: { name: e.name, message: e.message, kind: err instanceof KindError ? String(err.kind) : undefined } };
+  }
+  port.postMessage(reply);
+});
+port.postMessage({ ready: true });
