@@ -13,7 +13,8 @@ export default defineConfig({
     build: {
       // Dependencies (better-sqlite3, zod, …) load from node_modules at run time, not bundled.
       externalizeDeps: true,
-      rolldownOptions: { input: { index: path.join(root, 'src/main/index.ts') } },
+      // The daemon's reader thread is an entry of its own (out/main/read-worker.js, found by src/main/api/read-pool.ts).
+      rolldownOptions: { input: { index: path.join(root, 'src/main/index.ts'), 'read-worker': path.join(root, 'src/main/api/read-worker.ts') } },
     },
   },
   preload: {

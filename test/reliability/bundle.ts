@@ -24,9 +24,12 @@ export async function bundle(entry: string): Promise<Runnable> {
     const esbuild = await import('esbuild');
     fs.mkdirSync(OUT, { recursive: true });
     // Per process: test files run in parallel workers and must not overwrite each other's bundle.
-    const outfile = path.join(OUT, `${path.basename(entry, '.ts')}-${process.pid}-${Date.now()}.mjs`);
-    await esbuild.build({ entryPoints: [source], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
-    return { argv: [outfile], dispose: () => fs.rmSync(outfile, { force: true }) };
+    const name = path.basename(entry, '.ts');
+    const outdir = path.join(OUT, `${name}-${process.pid}-${Date.now()}`);
+    // With the daemon's reader thread beside it, as scripts/build-cli.mjs builds them (read-pool.ts finds it there).
+    const entryPoints = { [name]: source, 'read-worker': path.join(ROOT, 'src/main/api/read-worker.ts') };
+    await esbuild.build({ entryPoints, outdir, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+    return { argv: [path.join(outdir, `${name}.mjs`)], dispose: () => fs.rmSync(outdir, { recursive: true, force: true }) };
   } catch {
     return { argv: [path.join(ROOT, 'bin', 'run-ts.mjs'), source], dispose: () => {} };
   }

@@ -16,6 +16,13 @@ const db = openDb(start.dbPath, { readonly: true, nativeBinding: start.nativeBin
 db.pragma(`cache_size = -${start.cacheKiB}`);
 
 const reads = localReads(createRecall(db));
+// The first recall loads what every later one reuses (the word table, the statements): done before
+// this thread says it is ready, so no caller waits for it (the main thread answers meanwhile).
+try {
+  await reads.recall({ query: 'throughline', workspace: 'all', limit: 1 });
+} catch {
+  // An empty or odd index: the real calls will say what is wrong.
+}
 
 const port = parentPort!;
 port.on('message', async (message: { id: number; call: ReadCall }) => {

@@ -103,6 +103,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
 
   // Recall's reads move to their own threads once these are up (the calls before that are answered here).
   const readers = core.startReaders(options.readers ?? defaultReaderCount(env), log);
+  void readers?.ready().then((n) => log('info', `${n} reader thread${n === 1 ? '' : 's'} answering recall's reads`));
 
   let stopped = false;
   let watchTimer: NodeJS.Timeout | null = null;
