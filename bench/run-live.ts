@@ -185,6 +185,8 @@ export interface DaemonEnv {
   corpus: string; // used as HOME: the agents' folders are where they would be
   dbPath: string;
   work: string; // scratch folder for socket, settings, logs
+  /** Reader threads for the daemon (THROUGHLINE_READ_WORKERS); its default when absent. */
+  readers?: number;
 }
 
 /**
@@ -206,6 +208,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     XDG_RUNTIME_DIR: env.work,
   };
   for (const k of ['PI_CODING_AGENT_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'THROUGHLINE_SOCKET', 'THROUGHLINE_DB']) delete childEnv[k];
+  if (env.readers !== undefined) childEnv.THROUGHLINE_READ_WORKERS = String(env.readers);
   const t0 = performance.now();
   const child: ChildProcess = spawn(process.execPath, [path.join(env.root, 'bin/throughline.mjs'), 'serve', '--db', env.dbPath, '--socket', socket, '--log', path.join(env.work, 'daemon.log')], {
     env: childEnv,
