@@ -10,10 +10,9 @@ import { KindError } from '../../shared/errors.js';
 import { callReads, localReads, type ReadCall, type ReadReply, type ReaderStart } from './read-calls.js';
 
 const start = workerData as ReaderStart;
-const db = openDb(start.dbPath, { readonly: true, nativeBinding: start.nativeBinding });
 // Each reader keeps a smaller page cache than the writer's 32 MB: the pages are in the OS's cache
-// anyway, and two readers at 32 MB each would hold more than the daemon's whole memory goal.
-db.pragma(`cache_size = -${start.cacheKiB}`);
+// anyway, and two readers at 32 MB each would hold a good part of the daemon's memory goal.
+const db = openDb(start.dbPath, { readonly: true, nativeBinding: start.nativeBinding, cacheKiB: start.cacheKiB });
 
 const reads = localReads(createRecall(db));
 // The first recall loads what every later one reuses (the word table, the statements): done before

@@ -18,6 +18,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Where the better-sqlite3 native module lives; the Electron build keeps its own. */
   nativeBinding?: string;
+  /** SQLite's page cache for this connection, KiB (default 32 MB; the daemon's reader threads keep less). */
+  cacheKiB?: number;
 }
 
 const BUSY_RETRY_MS = 5000;
@@ -93,7 +95,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    db.pragma('cache_size = -32000');
+    db.pragma(`cache_size = -${Math.max(1000, Math.round(options.cacheKiB ?? 32_000))}`);
     // Savepoint journals in memory, not temp files: a scan commits many files per transaction, each
     // in its own savepoint, and writing their journals to disk cost ~10% of a cold index (BENCHMARKS.md).
     db.pragma('temp_store = MEMORY');
