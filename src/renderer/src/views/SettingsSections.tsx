@@ -1,5 +1,5 @@
 // The rest of Settings: where sessions are read from, how agents reach Throughline, what is left out.
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Settings, SettingsPatch, SourceSetting } from '../../../shared/api';
 import type { SourceKind } from '../../../shared/types';
 import { CopyButton } from '../components/states';
@@ -8,6 +8,7 @@ import { useStatus } from '../stores/status';
 import { useSettings } from '../stores/settings';
 import { call, errorMessage } from '../lib/transport';
 import { AgentOptions } from '../components/AgentOptions';
+import { InlineForm, SettingsList, TextField } from '../components/SettingsList';
 
 interface SectionProps {
   settings: Settings;
@@ -23,8 +24,7 @@ export function Sources({ settings, save }: SectionProps) {
   const [kind, setKind] = useState<SourceKind>('claude-code');
   const [path, setPath] = useState('');
   const update = (sources: SourceSetting[]) => void save({ sources });
-  const add = (e: FormEvent) => {
-    e.preventDefault();
+  const add = () => {
     const p = path.trim();
     if (!p || settings.sources.some((s) => s.kind === kind && s.path === p)) return;
     update([...settings.sources, { kind, path: p, enabled: true }]);
@@ -37,43 +37,36 @@ export function Sources({ settings, save }: SectionProps) {
         Every agent's own folders (Claude Code, Codex, pi, Gemini CLI, OpenCode, Copilot CLI, Cursor, Droid; listed under Index status) are always read, and Aider's
         history in each workspace the index knows. Add other folders here, or add a default one switched off to stop reading it. Throughline only ever reads them.
       </p>
-      {settings.sources.length > 0 ? (
-        <ul className="rows" aria-label="Extra sources">
-          {settings.sources.map((s, i) => (
-            <li key={`${s.kind}:${s.path}`} className="source-row">
-              <span className={`agent agent-${s.kind}`}>{SOURCE_LABEL[s.kind]}</span>
-              <span className="mono grow" title={s.path}>
-                {s.path}
-              </span>
-              <label className="check">
-                <input type="checkbox" role="switch" checked={s.enabled}
-                  onChange={(e) => update(settings.sources.map((x, j) => (j === i ? { ...x, enabled: e.target.checked } : x)))} />
-                <span>{s.enabled ? 'Reading' : 'Off'}</span>
-              </label>
-              <button type="button" className="button small subtle" onClick={() => update(settings.sources.filter((_, j) => j !== i))} aria-label={`Remove ${s.path}`}>
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted small">No extra sources.</p>
-      )}
-      <form className="inline-form" onSubmit={add}>
+      <SettingsList
+        label="Extra sources"
+        items={settings.sources}
+        keyOf={(s) => `${s.kind}:${s.path}`}
+        row={(s, i) => (
+          <>
+            <span className={`agent agent-${s.kind}`}>{SOURCE_LABEL[s.kind]}</span>
+            <span className="mono grow" title={s.path}>
+              {s.path}
+            </span>
+            <label className="check">
+              <input type="checkbox" role="switch" checked={s.enabled}
+                onChange={(e) => update(settings.sources.map((x, j) => (j === i ? { ...x, enabled: e.target.checked } : x)))} />
+              <span>{s.enabled ? 'Reading' : 'Off'}</span>
+            </label>
+          </>
+        )}
+        removeLabel={(s) => `Remove ${s.path}`}
+        onRemove={(_, i) => update(settings.sources.filter((_, j) => j !== i))}
+        empty={<p className="muted small">No extra sources.</p>}
+      />
+      <InlineForm onSubmit={add} submit="Add source" ready={path.trim() !== ''}>
         <label className="field compact">
           <span className="visually-hidden">Agent</span>
           <select aria-label="Source agent" value={kind} onChange={(e) => setKind(e.target.value as SourceKind)}>
             <AgentOptions />
           </select>
         </label>
-        <label className="field compact grow">
-          <span className="visually-hidden">Folder</span>
-          <input aria-label="Source folder" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/sessions" spellCheck={false} />
-        </label>
-        <button type="submit" className="button" disabled={!path.trim()}>
-          Add source
-        </button>
-      </form>
+        <TextField label="Source folder" value={path} onChange={setPath} placeholder="/path/to/sessions" literal grow />
+      </InlineForm>
     </section>
   );
 }
@@ -83,8 +76,7 @@ export function AgentAccess({ settings, save }: SectionProps) {
   const [name, setName] = useState('');
   const [workspaces, setWorkspaces] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const create = (e: FormEvent) => {
-    e.preventDefault();
+  const create = () => {
     if (!name.trim()) return;
     const token = newAgentToken();
     const limited = workspaces.split(/[\n,]/).map((w) => w.trim()).filter(Boolean);
@@ -111,34 +103,26 @@ export function AgentAccess({ settings, save }: SectionProps) {
       </div>
       <h4>Tokens</h4>
       <p className="muted small">Without tokens, any program running as you may ask. A token limited to workspaces never sees anything outside them.</p>
-      {settings.tokens.length > 0 && (
-        <ul className="rows" aria-label="Agent tokens">
-          {settings.tokens.map((t, i) => (
-            <li key={t.token} className="source-row">
-              <strong>{t.name}</strong>
-              <span className="muted grow">{t.workspaces?.length ? t.workspaces.join(', ') : 'All workspaces'}</span>
-              <code className="mono">{shown === t.token ? t.token : `••••${t.token.slice(-4)}`}</code>
-              <CopyButton text={t.token} label="Copy" className="button small" />
-              <button type="button" className="button small subtle" onClick={() => void save({ tokens: settings.tokens.filter((_, j) => j !== i) })} aria-label={`Revoke ${t.name}`}>
-                Revoke
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form className="inline-form" onSubmit={create}>
-        <label className="field compact">
-          <span className="visually-hidden">Token name</span>
-          <input aria-label="Token name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name, e.g. work laptop pi" />
-        </label>
-        <label className="field compact grow">
-          <span className="visually-hidden">Limit to workspaces</span>
-          <input aria-label="Limit to workspaces" value={workspaces} onChange={(e) => setWorkspaces(e.target.value)} placeholder="Limit to workspaces (comma-separated, optional)" />
-        </label>
-        <button type="submit" className="button" disabled={!name.trim()}>
-          Create token
-        </button>
-      </form>
+      <SettingsList
+        label="Agent tokens"
+        items={settings.tokens}
+        keyOf={(t) => t.token}
+        row={(t) => (
+          <>
+            <strong>{t.name}</strong>
+            <span className="muted grow">{t.workspaces?.length ? t.workspaces.join(', ') : 'All workspaces'}</span>
+            <code className="mono">{shown === t.token ? t.token : `••••${t.token.slice(-4)}`}</code>
+            <CopyButton text={t.token} label="Copy" className="button small" />
+          </>
+        )}
+        removeText="Revoke"
+        removeLabel={(t) => `Revoke ${t.name}`}
+        onRemove={(_, i) => void save({ tokens: settings.tokens.filter((_, j) => j !== i) })}
+      />
+      <InlineForm onSubmit={create} submit="Create token" ready={name.trim() !== ''}>
+        <TextField label="Token name" value={name} onChange={setName} placeholder="Name, e.g. work laptop pi" />
+        <TextField label="Limit to workspaces" value={workspaces} onChange={setWorkspaces} placeholder="Limit to workspaces (comma-separated, optional)" grow />
+      </InlineForm>
     </section>
   );
 }
@@ -179,8 +163,7 @@ export function Exclusions({ settings }: SectionProps) {
     await reload();
   };
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const add = async () => {
     const p = path.trim();
     setDone(null);
     setError(null);
@@ -204,18 +187,14 @@ export function Exclusions({ settings }: SectionProps) {
         Never indexed: session files under these folders, conversations in these workspaces (globs such as <code>/home/you/clients/**</code> work), and single conversations (
         <code>session:ID</code>). What is already indexed from one you add is removed in the same step, unless you choose to keep it. Remove an entry to let it be indexed again.
       </p>
-      {settings.exclusions.length > 0 && (
-        <ul className="rows" aria-label="Excluded workspaces">
-          {settings.exclusions.map((p) => (
-            <li key={p} className="source-row">
-              <span className="mono grow">{p}</span>
-              <button type="button" className="button small subtle" onClick={() => void remove(p)} aria-label={`Stop excluding ${p}`}>
-                Remove
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SettingsList
+        label="Excluded workspaces"
+        items={settings.exclusions}
+        keyOf={(p) => p}
+        row={(p) => <span className="mono grow">{p}</span>}
+        removeLabel={(p) => `Stop excluding ${p}`}
+        onRemove={(p) => void remove(p)}
+      />
       {pending ? (
         <div className="inline-form" role="group" aria-label="Already indexed">
           <p className="grow" data-testid="exclusion-preview">
@@ -233,15 +212,9 @@ export function Exclusions({ settings }: SectionProps) {
           </button>
         </div>
       ) : (
-        <form className="inline-form" onSubmit={(e) => void add(e)}>
-          <label className="field compact grow">
-            <span className="visually-hidden">Workspace to leave out</span>
-            <input aria-label="Workspace to leave out" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/path/to/private/project" spellCheck={false} />
-          </label>
-          <button type="submit" className="button" disabled={!path.trim()}>
-            Leave out
-          </button>
-        </form>
+        <InlineForm onSubmit={() => void add()} submit="Leave out" ready={path.trim() !== ''}>
+          <TextField label="Workspace to leave out" value={path} onChange={setPath} placeholder="/path/to/private/project" literal grow />
+        </InlineForm>
       )}
       {done && (
         <p className="small" role="status" data-testid="exclusion-done">
