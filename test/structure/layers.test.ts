@@ -20,36 +20,13 @@ function sourceFiles(): SourceFile[] {
   return out;
 }
 
-/**
- * Imports the CLI still makes past the api (issue 15 §1): each one goes when the CLI becomes a
- * transport over createCore + dispatch. Listed one by one so that nothing new joins them, and the test
- * below fails when one is gone but still listed.
- */
-const CLI_PAST_THE_API = [
-  'src/main/cli/index-commands.ts -> ../ingest/scan.js',
-  'src/main/cli/index-commands.ts -> ../ingest/sources.js',
-  'src/main/cli/index-commands.ts -> ../store/db.js',
-  'src/main/cli/index-commands.ts -> ../store/carry-handoffs.js',
-  'src/main/cli/index-commands.ts -> ../store/stats.js',
-  'src/main/cli/index-commands.ts -> ../store/exclusions.js',
-  'src/main/cli/index-commands.ts -> ../store/forget.js',
-  'src/main/cli/index-commands.ts -> ../store/writer.js',
-  'src/main/cli/main.ts -> ../store/db.js',
-];
-
 const key = (v: { file: string; imports: string }): string => `${v.file} -> ${v.imports}`;
 
 describe('layers', () => {
   const files = sourceFiles();
 
   test('every import in src/ follows the table, and only the app imports electron', () => {
-    const found = checkLayers(files).filter((v) => !CLI_PAST_THE_API.includes(key(v)));
-    expect(found.map((v) => `${key(v)} (${v.rule})`)).toEqual([]);
-  });
-
-  test('each listed CLI exception is still there (remove it from the list once it is gone)', () => {
-    const found = new Set(checkLayers(files).map(key));
-    expect(CLI_PAST_THE_API.filter((k) => !found.has(k))).toEqual([]);
+    expect(checkLayers(files).map((v) => `${key(v)} (${v.rule})`)).toEqual([]);
   });
 
   test('an upward import planted in the store is caught, whatever its form', () => {

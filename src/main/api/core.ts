@@ -46,8 +46,11 @@ export interface Core {
   api: Api;
   db: Db;
   sources(): Source[];
-  /** Indexes everything new (yielding to the event loop between files). */
-  scan(): Promise<ScanStats>;
+  /**
+   * Indexes everything new (yielding to the event loop between files). `onProgress` hears this scan
+   * only: a call made while one runs joins it (and queues another) without hearing it.
+   */
+  scan(options?: { onProgress?: (p: ScanProgress) => void }): Promise<ScanStats>;
   /** Scans once, then keeps the index current as files change. */
   watch(): Promise<void>;
   setSocketPath(path: string | null): void;
@@ -97,14 +100,18 @@ export function createCore(options: CoreOptions): Core {
    * calls and files, never inside a transaction.
    */
   function applySettings(): void {
+    if (takeInSettings()) void scan().catch(backgroundError);
+  }
+  /** applySettings without the scan: true when what an exclusion no longer covers is to be read again. */
+  function takeInSettings(): boolean {
     const stamp = settingsStamp(options.settingsPath);
-    if (stamp === settingsSeen) return;
+    if (stamp === settingsSeen) return false;
     settingsSeen = stamp;
     exclusions = createExclusions(settings.get().exclusions);
-    if (options.readonly) return;
+    if (options.readonly) return false;
     const { forgotten, lifted } = keeper.reconcile(exclusions);
     if (forgotten.conversations.length) scrub(db);
-    if (lifted) void scan().catch(backgroundError);
+    return lifted > 0;
   }
   const recall = createRecall(db);
   const local = localReads(recall);
@@ -136,14 +143,19 @@ export function createCore(options: CoreOptions): Core {
     return aiderFound;
   };
 
-  function scan(): Promise<ScanStats> {
+  function scan(scanOptions: { onProgress?: (p: ScanProgress) => void } = {}): Promise<ScanStats> {
     if (scanning) {
       rescanQueued = true;
       return scanning;
     }
-    applySettings();
+    // This scan reads again whatever a lifted exclusion frees: no second one for it (it would race this one).
+    takeInSettings();
+    const onProgress = (p: ScanProgress) => {
+      progress = p;
+      scanOptions.onProgress?.(p);
+    };
     scanning = indexer
-      .scanAsync(sources(), { onProgress: (p) => (progress = p), followUp: options.sources ? undefined : findAider })
+      .scanAsync(sources(), { onProgress, followUp: options.sources ? undefined : findAider })
       .finally(() => {
         scanning = null;
         progress = null;

@@ -5,6 +5,7 @@ import type { MethodName, MethodParams, MethodResults } from '../../shared/api.j
 import { RPC } from '../../shared/rpc.js';
 import { createCore, type Core } from '../api/core.js';
 import { dispatch, toApiError, type ApiError } from '../api/dispatch.js';
+import type { Source } from '../api/indexing.js';
 import { defaultSettingsPath } from '../settings.js';
 import { CliError, dbPathFrom, type CliIO } from './command.js';
 
@@ -17,18 +18,25 @@ export interface Session {
   core: Core;
 }
 
-/**
- * Opens the core on the index for one command (read-only unless `write`), runs `fn`, closes it.
- * Nothing is scanned or watched: only `index` reads session files, and it says which.
- */
-export async function withCore<T>(values: { db?: string | boolean }, io: CliIO, fn: (s: Session) => Promise<T>, options: { write?: boolean } = {}): Promise<T> {
+export interface SessionOptions {
+  /** Open the index for writing (created if absent); read-only otherwise. */
+  write?: boolean;
+  /**
+   * What a scan reads (only `index` scans): these sources, or null for the core's own (each agent's
+   * folder, the folders added in Settings, the Aider histories found). None when not given.
+   */
+  sources?: Source[] | null;
+}
+
+/** Opens the core on the index for one command, runs `fn`, closes it. Nothing is watched. */
+export async function withCore<T>(values: { db?: string | boolean }, io: CliIO, fn: (s: Session) => Promise<T>, options: SessionOptions = {}): Promise<T> {
   let core: Core;
   try {
     core = createCore({
       dbPath: dbPathFrom(values, io.env),
       settingsPath: defaultSettingsPath(io.env),
       env: io.env,
-      sources: [],
+      sources: options.sources === undefined ? [] : (options.sources ?? undefined),
       readonly: !options.write,
       explicitRequests: true,
     });
@@ -38,6 +46,9 @@ export async function withCore<T>(values: { db?: string | boolean }, io: CliIO, 
   const call = ((method: MethodName, params: unknown) => dispatch(core.api, method, params)) as Call;
   try {
     return await fn({ call, core });
+  } catch (err) {
+    // What the core throws outside a call (a scan's full disk, say) is mapped as dispatch maps it.
+    throw err instanceof CliError ? err : toApiError(err, 'the command');
   } finally {
     core.close();
   }

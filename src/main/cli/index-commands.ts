@@ -1,16 +1,20 @@
 // `throughline index` and `throughline stats`.
 import fs from 'node:fs';
-import { createIndexer, type ScanProgress, type ScanStats } from '../ingest/scan.js';
-import { ADAPTERS, aiderSources, defaultSources, parseSource } from '../ingest/sources.js';
-import { openDb } from '../store/db.js';
 import type { IndexStatus } from '../../shared/api.js';
-import { conversationsByFile, countChanges, countSnapshot, indexCounts, type CountChanges, type IndexCounts } from '../store/stats.js';
-import { createExclusions } from '../privacy.js';
-import { createExclusionKeeper } from '../store/exclusions.js';
-import { scrub } from '../store/forget.js';
-import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
-import { createWriter } from '../store/writer.js';
-import { createSettingsStore, defaultSettingsPath } from '../settings.js';
+import {
+  carryHandoffsFrom,
+  goneConversations,
+  mayBeIndex,
+  parseSource,
+  removeIndex,
+  replaceIndex,
+  runIndex,
+  type Carried,
+  type CountChanges,
+  type IndexCounts,
+  type ScanProgress,
+  type ScanStats,
+} from '../api/indexing.js';
 import { CliError, dbPathFrom, parseFlags, printJson, rawErr, rawOut, UsageError, type CliIO, type Command } from './command.js';
 import { withCore } from './core-session.js';
 import { forPerson } from './human.js';
@@ -61,13 +65,13 @@ Indexes new and grown session files; unchanged files are not read again.
     if (values['drop-missing'] && !values.rebuild) throw new UsageError('--drop-missing goes with --rebuild');
     let sources;
     try {
-      sources = values.source?.length ? values.source.map(parseSource) : defaultSources(io.env);
+      sources = values.source?.map(parseSource);
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
     // Folders named with --source that do not exist are a mistake worth an exit code; the agents'
     // default folders that do not exist are just agents this person does not use.
-    const absent = values.source?.length ? sources.filter((s) => !fs.existsSync(s.root)) : [];
+    const absent = (sources ?? []).filter((s) => !fs.existsSync(s.root));
     const file = dbPathFrom(values, io.env);
     // A rebuild is built beside the index and replaces it only once complete: a rebuild that fails
     // (a full disk, a kill) leaves the old index as it was instead of half of a new one.
@@ -81,48 +85,36 @@ Indexes new and grown session files; unchanged files are not read again.
       if (gone && !values['drop-missing']) throw wouldLose(file, gone);
       removeIndex(target);
     }
-    const db = openDb(target);
     let built = false;
     let report: string | null = null;
     let carried: Carried = { kept: 0, lost: 0 };
     try {
-      const showProgress = io.isTTY && !values.json;
-      const ex = createExclusions(createSettingsStore(defaultSettingsPath(io.env)).get().exclusions);
-      const exclusions = () => ex;
-      const before = countSnapshot(db);
-      // Exclusions added or removed since the last run: what they cover leaves, what they freed is read again.
-      const { forgotten } = createExclusionKeeper(db, createWriter(db, { exclusions })).reconcile(ex);
-      if (forgotten.conversations.length) scrub(db);
-      const stats = createIndexer(db, ADAPTERS, { exclusions }).scan(sources, {
-        onProgress: showProgress ? (p) => rawErr(io)(progressLine(p)) : undefined,
-        // Without --source, the Aider histories in the workspaces the index now knows come after.
-        followUp: values.source?.length ? undefined : () => aiderSources(db, io.env),
-      });
-      if (showProgress) io.err('\n');
-      // Handoffs written over MCP or the socket are in no session file: the old index has the only copy.
-      if (values.rebuild) carried = carryHandoffs(file, db);
-      // What the index holds after the run and what the run changed in it (never the parser's
-      // operations, which count a re-read file's entries again): the counts `stats` and the UI show.
-      const counts = indexCounts(db);
-      const changed = countChanges(before, countSnapshot(db));
-      if (values.json) {
-        printJson(io, {
-          conversations: counts.conversations,
-          subagents: counts.subagents,
-          entries: counts.entries,
-          files: counts.files,
-          changed: { files: stats.parsedFiles, conversations: changed.conversations, entries: changed.entries },
-          bytes: stats.bytes,
-          skippedLines: stats.skippedLines,
-          missing: stats.missing,
-          errors: stats.errors,
-          ...(absent.length ? { absentSources: absent.map((s) => s.root) } : {}),
-          ms: stats.ms,
-        });
-      } else report = indexReport(stats, counts, changed);
+      // The core the daemon runs, on these sources (without --source: each agent's folder, the
+      // folders added in Settings, and the Aider histories in the workspaces the index knows).
+      await withCore({ db: target }, io, async ({ core }) => {
+        const showProgress = io.isTTY && !values.json;
+        const { stats, counts, changed } = await runIndex(core, showProgress ? (p) => rawErr(io)(progressLine(p)) : undefined);
+        if (showProgress) io.err('\n');
+        // Handoffs written over MCP or the socket are in no session file: the old index has the only copy.
+        if (values.rebuild) carried = carryHandoffsFrom(file, core);
+        if (values.json) {
+          printJson(io, {
+            conversations: counts.conversations,
+            subagents: counts.subagents,
+            entries: counts.entries,
+            files: counts.files,
+            changed: { files: stats.parsedFiles, conversations: changed.conversations, entries: changed.entries },
+            bytes: stats.bytes,
+            skippedLines: stats.skippedLines,
+            missing: stats.missing,
+            errors: stats.errors,
+            ...(absent.length ? { absentSources: absent.map((s) => s.root) } : {}),
+            ms: stats.ms,
+          });
+        } else report = indexReport(stats, counts, changed);
+      }, { write: true, sources: sources ?? null });
       built = true;
     } finally {
-      db.close();
       if (values.rebuild) {
         if (built) replaceIndex(target, file);
         else removeIndex(target);
@@ -166,17 +158,6 @@ function indexReport(stats: ScanStats, counts: IndexCounts, changed: CountChange
   return lines.join('\n') + '\n';
 }
 
-function removeIndex(file: string): void {
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-}
-
-/** Moves a closed (so fully checkpointed) rebuilt index over the old one and its WAL. */
-function replaceIndex(rebuilt: string, file: string): void {
-  for (const suffix of ['-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  fs.renameSync(rebuilt, file);
-  for (const suffix of ['-wal', '-shm']) fs.rmSync(rebuilt + suffix, { force: true });
-}
-
 /**
  * A rebuild must never silently lose what only the index still holds: conversations whose session
  * files are gone, and those pushed over the socket (they have no file).
@@ -188,50 +169,6 @@ function wouldLose(file: string, gone: number): CliError {
     1,
     { conversations: gone },
   );
-}
-
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-
-/**
- * An SQLite file by its header, an empty file, or a damaged index (what --rebuild is for): binary,
- * in whole pages. A text file (notes, a config) is none of these.
- */
-function mayBeIndex(file: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return true; // absent (a new index) or unreadable (openDb says why)
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return false;
-    if (st.size === 0) return true;
-    const head = Buffer.alloc(Math.min(st.size, 4096));
-    fs.readSync(fd, head, 0, head.length, 0);
-    if (head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return true;
-    return st.size % 512 === 0 && head.includes(0);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Conversations of the old index a rebuild cannot bring back (see wouldLose); 0 if unreadable. */
-function goneConversations(file: string): number {
-  if (!fs.existsSync(file)) return 0;
-  try {
-    const db = openDb(file, { readonly: true });
-    try {
-      const byFile = conversationsByFile(db);
-      // Gone since the last run too, not only those the last run saw gone; a pushed conversation's
-      // path (throughline-append://…) is no file at all.
-      return byFile.filter((f) => f.status === 'missing' || !fs.existsSync(f.path)).reduce((sum, f) => sum + f.conversations, 0);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return 0; // a damaged index is why one rebuilds: nothing to say about it
-  }
 }
 
 export const statsCommand: Command = {

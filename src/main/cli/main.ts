@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { ApiError } from '../api/dispatch.js';
-import { StoreError } from '../store/db.js';
 import { CliError, type CliIO, type Command } from './command.js';
 import { cliErrorOf } from './core-session.js';
 import { indexCommand, statsCommand } from './index-commands.js';
@@ -75,8 +74,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
 
 /** Reports an error as one line naming the command (or one JSON object on stderr), returns the exit code. */
 function fail(io: CliIO, name: string | null, json: boolean, err: unknown): number {
-  const known =
-    err instanceof CliError ? err : err instanceof ApiError ? cliErrorOf(err) : err instanceof StoreError ? new CliError(err.kind, err.message, 1) : null;
+  const known = err instanceof CliError ? err : err instanceof ApiError ? cliErrorOf(err) : null;
   // An internal error of no known kind is reported as what it was, with its own stack.
   if (!known && err instanceof ApiError && err.cause !== undefined) err = err.cause;
   const prefix = name ? `throughline ${name}` : 'throughline';
