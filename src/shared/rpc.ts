@@ -14,4 +14,16 @@ export const RPC = {
   TOO_LARGE: -32005,
   /** The change was refused as things stand (e.g. an agent's config file Throughline cannot read). */
   CONFLICT: -32006,
+  /** `auth` named a protocol version this server does not speak. */
+  UNSUPPORTED_PROTOCOL: -32007,
 } as const;
+
+/**
+ * The socket protocol's version, sent by a client in `auth` ({"protocol": 1}) and answered back by
+ * the server. A client that sends another version is refused with UNSUPPORTED_PROTOCOL (the
+ * connection stays open for an `auth` with a version it supports); one that sends none is taken to
+ * speak this version, so scripts written before versions existed keep working. Raise it when a
+ * method's params or result change in a way an older client would misread.
+ */
+export const PROTOCOL_VERSION = 1;
+export const SUPPORTED_PROTOCOLS: readonly number[] = [PROTOCOL_VERSION];

@@ -47,7 +47,7 @@ describe('a token limited to workspace A', () => {
 
   it('is told its workspaces on auth', async () => {
     const other = await connectRpc(daemon.socketPath);
-    expect(await other.request('auth', { token: TOKEN_A, client: 'tester' })).toEqual({ client: 'tester', token: 'alpha-agent', workspaces: [WS_A] });
+    expect(await other.request('auth', { token: TOKEN_A, client: 'tester' })).toEqual({ client: 'tester', token: 'alpha-agent', workspaces: [WS_A], protocol: 1 });
     // Once authenticated, a connection cannot become someone else.
     expect(await code(other.request('auth', {}))).toBe(-32003);
     other.close();

@@ -6,10 +6,12 @@
 // resolution, so the check and the action cannot differ), and results are filtered after.
 import crypto from 'node:crypto';
 import path from 'node:path';
+import { z } from 'zod';
 import type { Api, MethodName } from '../../shared/api.js';
 import { ApiError, callApi, validate, type Call } from './dispatch.js';
 import { ACCESS, forbidden, type Limit, type MethodPolicy } from './access-table.js';
-import { RPC } from '../../shared/rpc.js';
+import { PROTOCOL_VERSION, RPC, SUPPORTED_PROTOCOLS } from '../../shared/rpc.js';
+import { invalidParams } from '../../shared/invalid-params.js';
 import { redactPrivate } from '../privacy.js';
 
 export interface Principal {
@@ -27,6 +29,45 @@ function sameSecret(a: string, b: string): boolean {
   const x = crypto.createHash('sha256').update(a).digest();
   const y = crypto.createHash('sha256').update(b).digest();
   return crypto.timingSafeEqual(x, y);
+}
+
+const AuthParams = z.object({
+  token: z.string().max(200).optional(),
+  client: z.string().max(100).optional(),
+  /** The protocol version the client speaks (shared/rpc.ts PROTOCOL_VERSION); none: this one. */
+  protocol: z.number().int().optional(),
+});
+export type AuthParams = z.infer<typeof AuthParams>;
+
+/** What `auth` answers: who the connection is now, and the protocol version the server speaks. */
+export interface AuthAnswer {
+  client: string;
+  token: string | null;
+  workspaces: string[] | null;
+  protocol: number;
+}
+
+/** Checks an `auth` request's params and its protocol version; throws ApiError (-32602, or -32007 for a version not spoken here). */
+export function parseAuth(params: unknown): AuthParams {
+  const parsed = AuthParams.safeParse(params ?? {});
+  if (!parsed.success) {
+    const { field, message } = invalidParams(parsed.error);
+    throw new ApiError(RPC.INVALID_PARAMS, message, { field });
+  }
+  const version = parsed.data.protocol;
+  if (version !== undefined && !SUPPORTED_PROTOCOLS.includes(version)) {
+    const which = version < PROTOCOL_VERSION ? 'an older' : 'a newer';
+    throw new ApiError(
+      RPC.UNSUPPORTED_PROTOCOL,
+      `This Throughline speaks protocol ${SUPPORTED_PROTOCOLS.join(', ')}; the client asked for protocol ${version} (${which} version). Update the client or Throughline so both are the same release, then reconnect.`,
+      { supported: SUPPORTED_PROTOCOLS, requested: version },
+    );
+  }
+  return parsed.data;
+}
+
+export function authAnswer(p: Principal): AuthAnswer {
+  return { client: p.client, token: p.token, workspaces: p.workspaces, protocol: PROTOCOL_VERSION };
 }
 
 /** Resolves a token against settings.tokens; a wrong token is refused, never downgraded to the local user. */

@@ -5,6 +5,7 @@
 // "unavailable" and the hook may fall back; one that goes quiet mid-call uses up the deadline.
 import type net from 'node:net';
 import { CodedError } from '../../shared/errors.js';
+import { PROTOCOL_VERSION } from '../../shared/rpc.js';
 
 export class DaemonUnavailable extends Error {
   constructor(message: string) {
@@ -51,7 +52,7 @@ export async function callDaemon<T>(method: string, params: unknown, options: Da
     socket.on('error', (err) => finish(authed ? err : new DaemonUnavailable(`cannot reach ${options.socketPath}: ${err.message}`)));
     socket.on('close', () => finish(authed ? new Error(`${options.socketPath} closed the connection`) : new DaemonUnavailable(`${options.socketPath} closed the connection`)));
     socket.on('connect', () => {
-      const auth = options.token ? { token: options.token, client: options.client } : { client: options.client };
+      const auth = { ...(options.token ? { token: options.token } : {}), client: options.client, protocol: PROTOCOL_VERSION };
       socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'auth', params: auth }) + '\n' + JSON.stringify({ jsonrpc: '2.0', id: 2, method, params }) + '\n');
     });
     socket.on('data', (chunk: string) => {

@@ -1,11 +1,9 @@
 // Who is calling on one connection, and how each of its calls is answered: the auth handshake, the
 // access policy, the time limit, and the note for the activity view.
-import { z } from 'zod';
 import type { Api } from '../../shared/api.js';
 import { ApiError } from '../api/dispatch.js';
 import { RPC } from '../../shared/rpc.js';
-import { invalidParams } from '../../shared/invalid-params.js';
-import { authenticate, guardedCall, localUser, summarizeParams, type Principal } from '../api/access-policy.js';
+import { authAnswer, authenticate, guardedCall, localUser, parseAuth, summarizeParams, type AuthParams, type Principal } from '../api/access-policy.js';
 import { errorResponse, resultResponse, type Checked, type JsonRpcId, type RpcResponse } from './json-rpc.js';
 
 export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -22,8 +20,6 @@ export interface CallContext {
   /** A call still waiting this long after it arrived is refused. */
   timeoutMs: number;
 }
-
-const AuthParams = z.object({ token: z.string().max(200).optional(), client: z.string().max(100).optional() });
 
 /**
  * A connection starts as this user's own (local); `auth` makes it a token's, once. A wrong token
@@ -78,15 +74,17 @@ export class CallSession {
 
   private async auth(id: JsonRpcId, params: unknown): Promise<RpcResponse> {
     if (this.standing !== 'local') return errorResponse(id, RPC.FORBIDDEN, 'This connection is already authenticated; open a new connection to change who it is.');
-    const parsed = AuthParams.safeParse(params);
-    if (!parsed.success) {
-      const { field, message } = invalidParams(parsed.error);
-      return errorResponse(id, RPC.INVALID_PARAMS, message, { field });
+    // Bad params or a protocol version not spoken here: refused, and the client may try again.
+    let request: AuthParams;
+    try {
+      request = parseAuth(params);
+    } catch (err) {
+      return toErrorResponse(id, err, this.context.log);
     }
     try {
-      this.principal = await authenticate(this.context.api, parsed.data.token, parsed.data.client);
+      this.principal = await authenticate(this.context.api, request.token, request.client);
       this.standing = 'authed';
-      return resultResponse(id, { client: this.principal.client, token: this.principal.token, workspaces: this.principal.workspaces });
+      return resultResponse(id, authAnswer(this.principal));
     } catch (err) {
       this.standing = 'rejected';
       return toErrorResponse(id, err, this.context.log);
