@@ -62,7 +62,7 @@ describe('throughline hook claude (the command Claude Code runs)', () => {
     const { items } = await daemon.core.api.activity({ limit: 5 });
     expect(items.filter((i) => i.client === 'claude-code' && i.method === 'suggest')).toHaveLength(1);
     expect(junk).toMatchObject({ code: 0, stdout: '' });
-    expect(fs.readFileSync(path.join(index.dir, 'throughline', 'hook.log'), 'utf8')).toMatch(/hook input is not JSON/);
+    expect(fs.readFileSync(path.join(index.dir, 'throughline', 'hook.log'), 'utf8')).toMatch(/hook input refused: not JSON/);
   }, 30_000);
 });
 

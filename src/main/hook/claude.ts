@@ -11,19 +11,14 @@
 import fs from 'node:fs';
 import type { SuggestParams } from '../../shared/api.js';
 import { eachLine } from './read-head.js';
+import { parseHookInput, type HookInput } from './hook-input.js';
 import { readRecallSwitches } from './recall-settings.js';
 import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
 
 export type { HookOptions } from './suggest.js';
 
-export interface ClaudeHookInput {
-  session_id?: string;
-  transcript_path?: string;
-  cwd?: string;
-  hook_event_name?: string;
-  prompt?: string;
-  source?: string;
-}
+/** Claude Code's UserPromptSubmit and SessionStart input (the fields read; checked in hook-input.ts). */
+export type ClaudeHookInput = HookInput;
 
 /** Stops reading a transcript after this much: a session that long is not at its first prompt. */
 const HEAD_LIMIT = 8 * 1024 * 1024;
@@ -46,7 +41,7 @@ function promptText(entry: Record<string, unknown>): string | null {
 }
 
 /** True when the transcript has no user prompt other than (possibly) the one being submitted. */
-export async function isFirstPrompt(transcriptPath: string | undefined, prompt: string): Promise<boolean> {
+export async function isFirstPrompt(transcriptPath: string | null | undefined, prompt: string): Promise<boolean> {
   if (!transcriptPath) return true;
   let st: fs.Stats;
   try {
@@ -147,23 +142,20 @@ export function runClaudeHook(stdin: string, options: HookOptions, log: (message
   return runHookOn(stdin, options, log, 'hook', claudeHookOutput);
 }
 
-/** Parses the hook JSON on stdin (`what` names it in the log) and runs `output` on it within the time budget. */
-export async function runHookOn<T extends { hook_event_name?: string }>(
+/** Checks the hook JSON on stdin (`what` names it in the log) and runs `output` on it within the time budget. */
+export async function runHookOn(
   stdin: string,
   options: HookOptions,
   log: (message: string) => void,
   what: string,
-  output: (input: T, options: HookOptions, deadline: number) => Promise<string>,
+  output: (input: HookInput, options: HookOptions, deadline: number) => Promise<string>,
 ): Promise<string> {
-  let input: T;
-  try {
-    const value: unknown = JSON.parse(stdin);
-    if (typeof value !== 'object' || value === null) throw new Error('expected a JSON object');
-    input = value as T;
-  } catch (err) {
-    log(`${what} input is not JSON: ${(err as Error).message}`);
+  const parsed = parseHookInput(stdin);
+  if (!parsed.ok) {
+    log(`${what} input refused: ${parsed.reason}`);
     return '';
   }
+  const input = parsed.input;
   return withinBudget(options.budgetMs ?? DEFAULT_BUDGET_MS, input.hook_event_name, log, (deadline) => output(input, options, deadline));
 }
 

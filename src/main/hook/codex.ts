@@ -10,16 +10,12 @@
 // `event_msg` of type `user_message` there (other role:user items are Codex's own context).
 import fs from 'node:fs';
 import { eachLine } from './read-head.js';
+import type { HookInput } from './hook-input.js';
 import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
 import { hookJson, promptContext, runHookOn } from './claude.js';
 
-export interface CodexHookInput {
-  session_id?: string;
-  transcript_path?: string | null;
-  cwd?: string;
-  hook_event_name?: string;
-  prompt?: string;
-}
+/** Codex's UserPromptSubmit input (the fields read; checked in hook-input.ts). */
+export type CodexHookInput = HookInput;
 
 /** Stops reading a rollout after this much: a session that long is not at its first prompt. */
 const HEAD_LIMIT = 8 * 1024 * 1024;
@@ -62,5 +58,5 @@ export async function codexHookOutput(input: CodexHookInput, options: HookOption
 }
 
 export function runCodexHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
-  return runHookOn<CodexHookInput>(stdin, options, log, 'codex hook', codexHookOutput);
+  return runHookOn(stdin, options, log, 'codex hook', codexHookOutput);
 }

@@ -9,16 +9,12 @@
 // versions and one pretty-printed JSON object ({messages: […]}) in older ones.
 import fs from 'node:fs';
 import { eachLine } from './read-head.js';
+import type { HookInput } from './hook-input.js';
 import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
 import { promptContext, runHookOn } from './claude.js';
 
-export interface GeminiHookInput {
-  session_id?: string;
-  transcript_path?: string;
-  cwd?: string;
-  hook_event_name?: string;
-  prompt?: string;
-}
+/** Gemini CLI's BeforeAgent input (the fields read; checked in hook-input.ts). */
+export type GeminiHookInput = HookInput;
 
 const HEAD_LIMIT = 8 * 1024 * 1024;
 /** A user record, as JSON.stringify writes it (JSONL) or pretty-printed (older whole-file JSON). */
@@ -34,7 +30,7 @@ const isOtherPrompt = (record: unknown, prompt: string): boolean =>
   typeof record === 'object' && record !== null && (record as { type?: unknown }).type === 'user' && contentText((record as { content?: unknown }).content).trim() !== prompt.trim();
 
 /** True when the transcript holds no user message other than (possibly) this prompt. */
-export async function geminiIsFirstPrompt(transcriptPath: string | undefined, prompt: string): Promise<boolean> {
+export async function geminiIsFirstPrompt(transcriptPath: string | null | undefined, prompt: string): Promise<boolean> {
   if (!transcriptPath) return true;
   let st: fs.Stats;
   try {
@@ -84,5 +80,5 @@ export async function geminiHookOutput(input: GeminiHookInput, options: HookOpti
 }
 
 export function runGeminiHook(stdin: string, options: HookOptions, log: (message: string) => void): Promise<string> {
-  return runHookOn<GeminiHookInput>(stdin, options, log, 'gemini hook', geminiHookOutput);
+  return runHookOn(stdin, options, log, 'gemini hook', geminiHookOutput);
 }
