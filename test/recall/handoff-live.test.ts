@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createIndexer } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
-import { createRecall } from '../../src/main/recall/index.js';
+import { createRecall, createRecallWrites } from '../../src/main/recall/index.js';
 import { openDb } from '../../src/main/store/db.js';
 import { createReader } from '../../src/main/store/read.js';
 import { FIXTURES, useTmp } from '../helpers/tmp.js';
@@ -28,7 +28,7 @@ describe('history_handoff on a live session file', () => {
     const reader = createReader(db);
     const conv = reader.conversation(file)!;
     const before = reader.maxSeq(conv.id)!;
-    const h = createRecall(db).historyHandoff({ conversation: file, text: 'Goal: finish the hooks work. Next: tests.' });
+    const h = createRecallWrites(db).historyHandoff({ conversation: file, text: 'Goal: finish the hooks work. Next: tests.' });
     expect(h.entry).toBe(before + 1);
     fs.appendFileSync(file, turn2.subarray(turn1.length));
     indexer.scan(sources);

@@ -1,6 +1,6 @@
 // history_search / history_read / history_handoff: the test list of p2-history-tools-spec.md §6.
 import { describe, expect, it } from 'vitest';
-import { createRecall } from '../../src/main/recall/index.js';
+import { createRecall, createRecallWrites } from '../../src/main/recall/index.js';
 import { createReader } from '../../src/main/store/read.js';
 import { buildIndex, type ConvSpec, type EntrySpec } from './helpers.js';
 
@@ -197,7 +197,7 @@ describe('history_read', () => {
 describe('history_handoff', () => {
   it('stores a reset boundary: the new context retains nothing; tail returns the entries before it', () => {
     const { db, recall, reader, ids } = setup();
-    const h = recall.historyHandoff({ conversation: 'session-h', text: 'Goal: ship zanzibar. State: migrated. Next: rollout.' });
+    const h = createRecallWrites(db).historyHandoff({ conversation: 'session-h', text: 'Goal: ship zanzibar. State: migrated. Next: rollout.' });
     expect(h).toMatchObject({ handoff: 'Goal: ship zanzibar. State: migrated. Next: rollout.', entry: 11, after: 10 });
     // The last entry is #10: the handoff comes after it (issue 17: the message said "after entry 11").
     expect(h.text).toContain('after entry #10, the last one indexed so far');
@@ -245,9 +245,9 @@ describe('the context boundary', () => {
   });
 
   it('a handoff written after a compaction stays the boundary when the compaction keeps entries before it', () => {
-    const { db, recall, reader, ids } = setup();
+    const { db, reader, ids } = setup();
     expect(reader.boundary(ids.get('h')!)).toBe(8);
-    recall.historyHandoff({ conversation: 'session-h', text: 'next' });
+    createRecallWrites(db).historyHandoff({ conversation: 'session-h', text: 'next' });
     expect(reader.boundary(ids.get('h')!)).toBe(11);
     db.close();
   });

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MethodName } from '../../src/shared/api.js';
 import { createCore, type Core } from '../../src/main/api/core.js';
 import { startSocketServer, type SocketServer } from '../../src/main/server/socket.js';
-import { createActivityLog } from '../../src/main/store/activity.js';
 import { buildIndex, WS_A, type TestIndex } from '../server/helpers.js';
 import { mutatedLine } from '../helpers/fuzz-lines.js';
 import { checkAsyncProperty } from '../helpers/fuzz-ops.js';
@@ -30,7 +29,7 @@ beforeAll(async () => {
   server = await startSocketServer({
     socketPath: path.join(index.dir, 'fuzz.sock'),
     api: core.api,
-    activity: createActivityLog(core.db),
+    activity: core.activity(),
     maxRequestBytes: 64 * 1024, // small, so the oversized-line path is fuzzed cheaply too
     log: (level, message) => level === 'error' && logged.push(message),
   });

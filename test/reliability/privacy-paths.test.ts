@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/api/core.js';
 import { connectRpc } from '../../src/main/client/socket-client.js';
 import { startSocketServer, type SocketServer } from '../../src/main/server/socket.js';
-import { createActivityLog } from '../../src/main/store/activity.js';
 import { ROOT } from './bundle.js';
 
 const EXCLUDED = '/work/secret-project';
@@ -21,7 +20,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-privacy-'));
   fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ exclusions: [EXCLUDED] }));
   core = createCore({ dbPath: path.join(dir, 'index.sqlite'), settingsPath: path.join(dir, 'settings.json'), sources: [] });
-  server = await startSocketServer({ socketPath: path.join(dir, 'agent.sock'), api: core.api, activity: createActivityLog(core.db) });
+  server = await startSocketServer({ socketPath: path.join(dir, 'agent.sock'), api: core.api, activity: core.activity() });
 });
 afterAll(async () => {
   await server?.close();

@@ -3,11 +3,12 @@
 import fs from 'node:fs';
 import type { Access, Api, IndexStatus } from '../../shared/api.js';
 import type { SourceKind } from '../../shared/types.js';
-import { createRecall } from '../recall/index.js';
-import { createIndexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
+import { createRecall, createRecallWrites } from '../recall/index.js';
+import { createIndexer, type Indexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
 import { ADAPTERS, aiderSources, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
-import { openDb, type Db } from '../store/db.js';
+import { createActivityLog, type ActivityLog } from '../store/activity.js';
+import { openDb, requireWritable, type ReadableDb, type WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
 import { createSourceFileCounts, indexStats, recentErrors } from '../store/stats.js';
 import { createWriter } from '../store/writer.js';
@@ -15,7 +16,7 @@ import { createSettingsStore } from '../settings.js';
 import { createExclusions, type Exclusions } from '../privacy.js';
 import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
-import { createApi } from './methods.js';
+import { createApi, type WriteSide } from './methods.js';
 import { localReads, type Reads } from './read-calls.js';
 import { createReadPool, type PoolLog, type ReadPool } from './read-pool.js';
 
@@ -44,7 +45,10 @@ export interface CoreOptions {
 
 export interface Core {
   api: Api;
-  db: Db;
+  /** The index as a readable handle: what is written goes through the core's write side. */
+  db: ReadableDb;
+  /** The log of agents' calls a socket server records into (writable cores only: StoreError 'readonly' otherwise). */
+  activity(): ActivityLog;
   sources(): Source[];
   /**
    * Indexes everything new (yielding to the event loop between files). `onProgress` hears this scan
@@ -84,11 +88,8 @@ export function createCore(options: CoreOptions): Core {
   const settings = createSettingsStore(options.settingsPath);
   let exclusions: Exclusions = createExclusions(settings.get().exclusions);
   const current = () => exclusions;
-  const indexer = createIndexer(db, ADAPTERS, { exclusions: current });
   const reader = createReader(db);
-  // ingest.append and handoffs go through this writer: an excluded workspace is not kept from them either.
-  const writer = createWriter(db, { exclusions: current });
-  const keeper = createExclusionKeeper(db, writer);
+  const writes = once(() => createWriteSide(requireWritable(db), current));
   // Nothing seen yet: the first answer or file takes in the settings as they are, so an exclusion
   // written while no daemon ran (a hand edit) removes what it covers before anything is answered.
   let settingsSeen: string | null = null;
@@ -109,8 +110,9 @@ export function createCore(options: CoreOptions): Core {
     settingsSeen = stamp;
     exclusions = createExclusions(settings.get().exclusions);
     if (options.readonly) return false;
-    const { forgotten, lifted } = keeper.reconcile(exclusions);
-    if (forgotten.conversations.length) scrub(db);
+    const side = writes();
+    const { forgotten, lifted } = side.keeper.reconcile(exclusions);
+    if (forgotten.conversations.length) scrub(side.db);
     return lifted > 0;
   }
   const recall = createRecall(db);
@@ -148,8 +150,14 @@ export function createCore(options: CoreOptions): Core {
       rescanQueued = true;
       return scanning;
     }
-    // This scan reads again whatever a lifted exclusion frees: no second one for it (it would race this one).
-    takeInSettings();
+    let indexer: Indexer;
+    try {
+      // This scan reads again whatever a lifted exclusion frees: no second one for it (it would race this one).
+      takeInSettings();
+      indexer = writes().indexer;
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const onProgress = (p: ScanProgress) => {
       progress = p;
       scanOptions.onProgress?.(p);
@@ -194,7 +202,7 @@ export function createCore(options: CoreOptions): Core {
     return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: fileCounts.under(s.root) };
   }
 
-  const api = afterSettings(createApi({ db, reader, writer, recall, reads, settings, keeper, status, env, explicitRequests: options.explicitRequests }), applySettings);
+  const api = afterSettings(createApi({ db, reader, writes, recall, reads, settings, status, env, explicitRequests: options.explicitRequests }), applySettings);
 
   let watchedKey = '';
   const sourcesKey = () => JSON.stringify(sources());
@@ -205,7 +213,7 @@ export function createCore(options: CoreOptions): Core {
       onFile: (kind: SourceKind, file: string) => {
         try {
           applySettings();
-          if (fs.existsSync(file)) indexer.indexFile(kind, file);
+          if (fs.existsSync(file)) writes().indexer.indexFile(kind, file);
           else void scan().catch(backgroundError);
         } catch (err) {
           backgroundError(err);
@@ -218,6 +226,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     api,
     db,
+    activity: () => writes().activity,
     sources,
     scan,
     async watch() {
@@ -239,6 +248,24 @@ export function createCore(options: CoreOptions): Core {
       db.close();
     },
   };
+}
+
+function createWriteSide(db: WritableDb, exclusions: () => Exclusions): WriteSide {
+  const writer = createWriter(db, { exclusions });
+  return {
+    db,
+    writer,
+    keeper: createExclusionKeeper(db, writer),
+    indexer: createIndexer(db, ADAPTERS, { exclusions }),
+    recall: createRecallWrites(db),
+    activity: createActivityLog(db),
+  };
+}
+
+/** `make`'s value, made on the first call; a failure is not kept (the next call tries again). */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** The settings file as last written: a change of any kind (they are replaced by rename) changes it. */

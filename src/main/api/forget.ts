@@ -3,16 +3,16 @@
 import type { ExclusionAddResult, ExclusionPreview } from '../../shared/api.js';
 import { createExclusions, SESSION_PREFIX } from '../privacy.js';
 import type { SettingsStore } from '../settings.js';
-import type { Db } from '../store/db.js';
-import type { createExclusionKeeper } from '../store/exclusions.js';
+import type { WritableDb } from '../store/db.js';
+import type { ExclusionCoverage, ExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
 import type { Reader } from '../store/read.js';
 import { NotFoundError } from './errors.js';
 
 export interface ForgetDeps {
-  db: Db;
+  db: WritableDb;
   reader: Reader;
-  keeper: ReturnType<typeof createExclusionKeeper>;
+  keeper: ExclusionKeeper;
   settings: SettingsStore;
 }
 
@@ -30,8 +30,9 @@ export function exclusionFor(reader: Reader, target: string): string {
   return SESSION_PREFIX + c.sessionId;
 }
 
-export function previewExclusion(deps: ForgetDeps, pattern: string): ExclusionPreview {
-  const covered = deps.keeper.covered(createExclusions([exclusionFor(deps.reader, pattern)]));
+/** A read: what the exclusion would remove now. */
+export function previewExclusion(deps: { reader: Reader; coverage: ExclusionCoverage }, pattern: string): ExclusionPreview {
+  const covered = deps.coverage.covered(createExclusions([exclusionFor(deps.reader, pattern)]));
   return { conversations: covered.conversations.length, entries: covered.entries };
 }
 

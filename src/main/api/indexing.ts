@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { ScanProgress, ScanStats } from '../ingest/scan.js';
 import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
-import { openDb } from '../store/db.js';
+import { openDb, requireWritable } from '../store/db.js';
 import { conversationsByFile, countChanges, countSnapshot, indexCounts, type CountChanges, type IndexCounts } from '../store/stats.js';
 import type { Core } from './core.js';
 
@@ -31,7 +31,7 @@ export async function runIndex(core: Core, onProgress?: (p: ScanProgress) => voi
 
 /** Copies the handoffs of the old index at `oldFile` into the rebuilt one: they are in no session file. */
 export function carryHandoffsFrom(oldFile: string, core: Core): Carried {
-  return carryHandoffs(oldFile, core.db);
+  return carryHandoffs(oldFile, requireWritable(core.db));
 }
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');

@@ -2,31 +2,46 @@
 import type { Access, Api, ConversationDetail, EntriesResult, ListResult } from '../../shared/api.js';
 import type { IndexStatus } from '../../shared/api.js';
 import type { Conversation } from '../../shared/types.js';
-import type { Recall } from '../recall/index.js';
+import type { Recall, RecallWrites } from '../recall/index.js';
 import type { Reads } from './read-calls.js';
-import type { Db } from '../store/db.js';
-import { createActivityLog } from '../store/activity.js';
+import type { ReadableDb, WritableDb } from '../store/db.js';
+import type { Indexer } from '../ingest/scan.js';
+import { recentActivity, type ActivityLog } from '../store/activity.js';
 import { findInConversation } from '../store/find.js';
 import { firstReplies, listConversations, workspaces } from '../store/list.js';
 import type { Reader } from '../store/read.js';
 import type { Writer } from '../store/writer.js';
 import type { SettingsStore } from '../settings.js';
-import type { createExclusionKeeper } from '../store/exclusions.js';
+import { createExclusionCoverage, type ExclusionKeeper } from '../store/exclusions.js';
 import { FULL_ACCESS, within } from './access.js';
 import { appendEntries } from './append.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import { excludeAndForget, previewExclusion } from './forget.js';
 import { integrationMethods } from './integrations.js';
 
-export interface ApiDeps {
-  db: Db;
-  reader: Reader;
+/**
+ * What writes the index, made from a writable handle on first use: a read-only core (the CLI's reads)
+ * never makes it, and a write asked of one fails with StoreError 'readonly' before any SQL runs.
+ * ingest.append and handoffs go through this writer too: an excluded workspace is not kept from them either.
+ */
+export interface WriteSide {
+  db: WritableDb;
   writer: Writer;
+  keeper: ExclusionKeeper;
+  indexer: Indexer;
+  recall: RecallWrites;
+  activity: ActivityLog;
+}
+
+export interface ApiDeps {
+  db: ReadableDb;
+  reader: Reader;
+  /** The write side, made on first use (see WriteSide). */
+  writes: () => WriteSide;
   recall: Recall;
   /** Recall's read calls: on the daemon's reader threads when they run, else on `recall` here. */
   reads: () => Reads;
   settings: SettingsStore;
-  keeper: ReturnType<typeof createExclusionKeeper>;
   status: () => IndexStatus;
   /** The environment the integrations are installed into (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, …). */
   env: NodeJS.ProcessEnv;
@@ -70,7 +85,7 @@ const REMEMBERED_CONVERSATIONS = 2000;
 const REMEMBERED_IDS = 200;
 
 /** Rows without any summary (not even a derived one: nothing to derive from yet) get their first assistant reply as a preview line. */
-function previewsFor(db: Db) {
+function previewsFor(db: ReadableDb) {
   return (page: ListResult): ListResult => {
     const replies = firstReplies(db, page.items.filter((c) => !c.summary && !c.derivedSummary).map((c) => c.id));
     return { ...page, items: page.items.map((c) => (replies.has(c.id) ? { ...c, preview: replies.get(c.id) } : c)) };
@@ -79,7 +94,7 @@ function previewsFor(db: Db) {
 
 export function createApi(deps: ApiDeps): Api {
   const { db, reader, recall, settings } = deps;
-  const activity = createActivityLog(db);
+  const coverage = createExclusionCoverage(db);
   const withPreviews = previewsFor(db);
 
   /**
@@ -131,9 +146,12 @@ export function createApi(deps: ApiDeps): Api {
     conversation_inspect: async (p, access) => deps.reads().inspect({ ...p, conversation_id: conversationOr404(p.conversation_id, access).id }),
     history_search: async (p, access) => deps.reads().historySearch({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
     history_read: async (p, access) => deps.reads().historyRead({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
-    history_handoff: async (p, access) => recall.historyHandoff({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
+    history_handoff: async (p, access) => deps.writes().recall.historyHandoff({ ...p, conversation: String(conversationOr404(p.conversation, access).id) }),
     status: async () => deps.status(),
-    'ingest.append': async (p, access) => appendEntries(db, deps.writer, p, access),
+    'ingest.append': async (p, access) => {
+      const { db: writable, writer } = deps.writes();
+      return appendEntries(writable, writer, p, access);
+    },
     'conversations.list': async (p): Promise<ListResult> => {
       const filter = {
         workspace: p.workspace,
@@ -186,9 +204,12 @@ export function createApi(deps: ApiDeps): Api {
       settings.set(p);
       return settings.view();
     },
-    'exclusions.preview': async (p) => previewExclusion({ db, reader, keeper: deps.keeper, settings }, p.pattern),
-    'exclusions.add': async (p) => excludeAndForget({ db, reader, keeper: deps.keeper, settings }, p.pattern, p.keepIndexed ?? false),
-    activity: async (p) => ({ items: activity.recent(p.limit ?? 200) }),
+    'exclusions.preview': async (p) => previewExclusion({ reader, coverage }, p.pattern),
+    'exclusions.add': async (p) => {
+      const { db: writable, keeper } = deps.writes();
+      return excludeAndForget({ db: writable, reader, keeper, settings }, p.pattern, p.keepIndexed ?? false);
+    },
+    activity: async (p) => ({ items: recentActivity(db, p.limit ?? 200) }),
     ...integrationMethods(deps.env),
   };
 }

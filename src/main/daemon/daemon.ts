@@ -7,7 +7,6 @@ import { createCore, type Core } from '../api/core.js';
 import { defaultReaderCount, type ReadPool } from '../api/read-pool.js';
 import type { Source } from '../ingest/scan.js';
 import { defaultSettingsPath } from '../settings.js';
-import { createActivityLog } from '../store/activity.js';
 import { defaultDbPath } from '../store/db.js';
 import { defaultLogPath, defaultSocketPath } from '../paths-light.js';
 import { startSocketServer, type LogFn } from '../server/socket.js';
@@ -78,7 +77,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
 
   let socket;
   try {
-    socket = await startSocketServer({ socketPath, api: core.api, activity: createActivityLog(core.db), log, timeoutMs: options.timeoutMs });
+    socket = await startSocketServer({ socketPath, api: core.api, activity: core.activity(), log, timeoutMs: options.timeoutMs });
   } catch (err) {
     if (ownCore) core.close();
     throw err;

@@ -5,7 +5,7 @@
 // sources are walked for them too (scan.ts, with the adapter's skipFolder).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../store/db.js';
+import type { ReadableDb } from '../store/db.js';
 import { indexedWorkspaces } from '../store/workspace-roots.js';
 import { AIDER_HISTORY, historyOverride } from './adapters/aider.js';
 import type { Source } from './scan.js';
@@ -44,7 +44,7 @@ export function historiesOf(workspace: string, names: readonly string[] = [AIDER
  * Aider's history files in the workspaces the index knows, as sources (one file each); a relative
  * AIDER_CHAT_HISTORY_FILE is looked for there too.
  */
-export function aiderSources(db: Db, env: NodeJS.ProcessEnv): Source[] {
+export function aiderSources(db: ReadableDb, env: NodeJS.ProcessEnv): Source[] {
   const override = historyOverride(env);
   const names = override && !path.isAbsolute(override) ? [AIDER_HISTORY, override] : [AIDER_HISTORY];
   const workspaces = indexedWorkspaces(db);

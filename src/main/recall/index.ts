@@ -1,5 +1,7 @@
 // The recall engine's facade: suggestions (three strategies behind one interface), the pointer
 // block, and the bounded search/read tools, all returning the result types of src/shared/api.ts.
+// Recall only reads (it is made from a readable handle); history_handoff, the one tool that writes,
+// is RecallWrites, made from a writable one.
 import {
   HistoryHandoffParams,
   HistoryReadParams,
@@ -8,14 +10,20 @@ import {
   ReadParams,
   RecallParams,
   SuggestParams,
+  type HistoryHandoffResult,
+  type HistoryReadResult,
+  type HistorySearchResult,
+  type InspectResult,
   type Pins,
+  type ReadResult,
+  type RecallResult,
   type Settings,
   type StrategyName,
   type Suggestion,
   type SuggestResult,
 } from '../../shared/api.js';
 import type { z } from 'zod';
-import type { Db } from '../store/db.js';
+import type { ReadableDb, WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
 import { createSearch, type Bounds, type ConversationMetaRow } from '../store/search.js';
 import type { SourceKind } from '../../shared/types.js';
@@ -30,7 +38,7 @@ import type { Strategy } from './strategy.js';
 import { parseQuery } from './terms.js';
 import { workspaceRoot } from './workspace.js';
 import { createWorkspaceLookup } from '../store/workspace-roots.js';
-import { createHistoryTools } from './tools-history.js';
+import { createHandoffTool, createHistoryTools } from './tools-history.js';
 import { createReadTools } from './tools-read.js';
 import { createRecallTool } from './tools-recall.js';
 import { invalidParams } from '../../shared/invalid-params.js';
@@ -70,13 +78,33 @@ function validate<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   return r.data;
 }
 
-export type Recall = ReturnType<typeof createRecall>;
+/** Suggestions and the agents' read tools: every one a read of the index. */
+export interface Recall {
+  /** `confined`: the caller may see only its workspace (a limited token); params.workspace and scope are the transport's, forced. */
+  suggest(input: SuggestParams, settings?: RecallSettings, operatorPins?: Pins, confined?: boolean): SuggestResult;
+  /** `confined`: as for suggest. */
+  recall(p: RecallParams, confined?: boolean): RecallResult;
+  read(p: ReadParams): ReadResult;
+  inspect(p: InspectParams): InspectResult;
+  historySearch(p: HistorySearchParams): HistorySearchResult;
+  historyRead(p: HistoryReadParams): HistoryReadResult;
+}
 
-export function createRecall(db: Db, options: RecallOptions = {}) {
+/** The agents' tool that writes: history_handoff. */
+export interface RecallWrites {
+  historyHandoff(p: HistoryHandoffParams): HistoryHandoffResult;
+}
+
+export function createRecallWrites(db: WritableDb): RecallWrites {
+  const handoff = createHandoffTool(db, createReader(db));
+  return { historyHandoff: (p) => handoff(validate(HistoryHandoffParams, p)) };
+}
+
+export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recall {
   const reader = createReader(db);
   const search = createSearch(db);
   const strategies = { ...STRATEGIES, ...options.strategies };
-  const history = createHistoryTools(db, reader, search);
+  const history = createHistoryTools(reader, search);
   const readTools = createReadTools(reader, search);
   const recallTool = createRecallTool(search);
   const clock = options.now ?? Date.now;
@@ -176,6 +204,5 @@ export function createRecall(db: Db, options: RecallOptions = {}) {
     inspect: (p: InspectParams) => readTools.inspect(validate(InspectParams, p)),
     historySearch: (p: HistorySearchParams) => history.historySearch(validate(HistorySearchParams, p)),
     historyRead: (p: HistoryReadParams) => history.historyRead(validate(HistoryReadParams, p)),
-    historyHandoff: (p: HistoryHandoffParams) => history.historyHandoff(validate(HistoryHandoffParams, p)),
   };
 }

@@ -1,7 +1,7 @@
 // history_search, history_read, history_handoff for the calling conversation (p2-history-tools-spec.md).
+// The first two read; history_handoff writes, so it is made apart, from a writable handle.
 // The conversation is always the caller's own; bounds (conversation, seq < before) are in SQL.
 import type {
-  HistoryEntry,
   HistoryHit,
   HistoryHandoffParams,
   HistoryHandoffResult,
@@ -11,7 +11,7 @@ import type {
   HistorySearchResult,
 } from '../../shared/api.js';
 import type { Conversation, Entry } from '../../shared/types.js';
-import type { Db } from '../store/db.js';
+import type { WritableDb } from '../store/db.js';
 import { appendHandoff } from '../store/handoff.js';
 import type { Reader } from '../store/read.js';
 import type { Search } from '../store/search.js';
@@ -25,12 +25,14 @@ import { RecallError } from './errors.js';
 export const SNIPPET_MAX = 300;
 const RANGE_DEFAULT = 20;
 
-export function createHistoryTools(db: Db, reader: Reader, search: Search) {
-  const own = (ref: string): Conversation => {
-    const c = reader.conversation(ref);
-    if (!c) throw new RecallError('not-found', `No conversation ${JSON.stringify(ref)} in the index.`);
-    return c;
-  };
+function ownConversation(reader: Reader, ref: string): Conversation {
+  const c = reader.conversation(ref);
+  if (!c) throw new RecallError('not-found', `No conversation ${JSON.stringify(ref)} in the index.`);
+  return c;
+}
+
+export function createHistoryTools(reader: Reader, search: Search) {
+  const own = (ref: string): Conversation => ownConversation(reader, ref);
 
   function historySearch(p: HistorySearchParams): HistorySearchResult {
     const conv = own(p.conversation);
@@ -142,14 +144,17 @@ export function createHistoryTools(db: Db, reader: Reader, search: Search) {
     return { entries: fit.entries, ...(next ? { next } : {}), truncated: fit.cut !== null || fit.shortened, text: fit.text };
   }
 
-  function historyHandoff(p: HistoryHandoffParams): HistoryHandoffResult {
-    const conv = own(p.conversation);
+  return { historySearch, historyRead };
+}
+
+/** history_handoff: writes the handoff and its boundary into the caller's conversation. */
+export function createHandoffTool(db: WritableDb, reader: Reader) {
+  return function historyHandoff(p: HistoryHandoffParams): HistoryHandoffResult {
+    const conv = ownConversation(reader, p.conversation);
     const { seq } = appendHandoff(db, conv.id, p.text);
     const after = seq > 0 ? seq - 1 : null;
     return { handoff: p.text, entry: seq, after, text: handoffText(conv, after) };
-  }
-
-  return { historySearch, historyRead, historyHandoff };
+  };
 }
 
 /**

@@ -1,18 +1,28 @@
 // What agents asked and were given, kept for the activity view with a retention limit.
 import type { ActivityItem } from '../../shared/api.js';
-import type { Db } from './db.js';
+import type { ReadableDb, WritableDb } from './db.js';
 import { writeTransaction } from './write-lock.js';
 
 export const ACTIVITY_RETENTION = 5000;
 
-export type ActivityLog = ReturnType<typeof createActivityLog>;
+export interface ActivityLog {
+  record(client: string, method: string, paramsSummary: string, conversations: number[], bytes: number): void;
+  recent(limit: number): ActivityItem[];
+}
 
-export function createActivityLog(db: Db, retention = ACTIVITY_RETENTION) {
+type ActivityRow = { id: number; at: number; client: string; method: string; params: string; conversations: string; bytes: number };
+
+/** The latest calls, newest first: a read, for a caller that records none. */
+export function recentActivity(db: ReadableDb, limit: number): ActivityItem[] {
+  return db
+    .prepare<[number], ActivityRow>('SELECT * FROM activity ORDER BY id DESC LIMIT ?')
+    .all(limit)
+    .map((r) => ({ ...r, conversations: JSON.parse(r.conversations) as number[] }));
+}
+
+export function createActivityLog(db: WritableDb, retention = ACTIVITY_RETENTION): ActivityLog {
   const insert = db.prepare('INSERT INTO activity (at, client, method, params, conversations, bytes) VALUES (?, ?, ?, ?, ?, ?)');
   const prune = db.prepare('DELETE FROM activity WHERE id <= (SELECT max(id) FROM activity) - ?');
-  const recent = db.prepare<[number], { id: number; at: number; client: string; method: string; params: string; conversations: string; bytes: number }>(
-    'SELECT * FROM activity ORDER BY id DESC LIMIT ?',
-  );
   let sincePrune = 0;
   return {
     record: writeTransaction(db, (client: string, method: string, paramsSummary: string, conversations: number[], bytes: number): void => {
@@ -22,8 +32,6 @@ export function createActivityLog(db: Db, retention = ACTIVITY_RETENTION) {
         prune.run(retention);
       }
     }),
-    recent(limit: number): ActivityItem[] {
-      return recent.all(limit).map((r) => ({ ...r, conversations: JSON.parse(r.conversations) as number[] }));
-    },
+    recent: (limit: number): ActivityItem[] => recentActivity(db, limit),
   };
 }

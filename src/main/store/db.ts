@@ -6,7 +6,21 @@ import { MIGRATIONS } from './schema.js';
 import { BUSY_TIMEOUT_MS } from './write-lock.js';
 import { KindError } from '../../shared/errors.js';
 
-export type Db = Database.Database;
+/** The SQLite connection itself, unbranded: only this file holds one. */
+type Connection = Database.Database;
+
+// Brands (after Signal Desktop's ReadableDB/WritableDB): a handle says what its holder may do, and
+// the type checker holds every caller to it. Only openDb and requireWritable make them; a readable
+// handle is not a writable one, so a function that writes (createWriter, appendHandoff, forget…)
+// cannot be given a handle opened read-only, nor one passed down to a reader.
+declare const READABLE: unique symbol;
+declare const WRITABLE: unique symbol;
+/** An open index that may be read: what reads and searches take. */
+export type ReadableDb = Connection & { readonly [READABLE]: true };
+/** An open index that may be written too: what every write takes. */
+export type WritableDb = ReadableDb & { readonly [WRITABLE]: true };
+/** The handle most code holds: an index opened writable. */
+export type Db = WritableDb;
 
 export class StoreError extends KindError<'newer-schema' | 'corrupt' | 'readonly' | 'missing' | 'io' | 'full' | 'busy'> {}
 
@@ -65,7 +79,11 @@ function tighten(target: string, keep: number): void {
   }
 }
 
-export function openDb(file: string, options: OpenOptions = {}): Db {
+/** Opened read-only: a readable handle. Opened writable: a writable one. Either, when the caller's flag decides. */
+export function openDb(file: string, options: OpenOptions & { readonly: true }): ReadableDb;
+export function openDb(file: string, options?: OpenOptions & { readonly?: false }): WritableDb;
+export function openDb(file: string, options?: OpenOptions): ReadableDb;
+export function openDb(file: string, options: OpenOptions = {}): ReadableDb {
   if (options.readonly && !fs.existsSync(file)) {
     throw new StoreError('missing', `No index at ${file}. Run \`throughline index\` first.`);
   }
@@ -77,7 +95,7 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
       throw storeErrorFrom(err, file) ?? new StoreError('io', `Cannot create the index at ${file}: ${(err as Error).message}`);
     }
   }
-  let db: Db;
+  let db: Connection;
   try {
     db = new Database(file, { readonly: options.readonly ?? false, nativeBinding: options.nativeBinding });
   } catch (err) {
@@ -110,7 +128,13 @@ export function openDb(file: string, options: OpenOptions = {}): Db {
     }
     throw new StoreError('io', `Cannot use the index at ${file}: ${message}`);
   }
-  return db;
+  return db as ReadableDb;
+}
+
+/** The handle as a writable one, if the connection was opened writable; else a StoreError a person can act on. */
+export function requireWritable(db: ReadableDb): WritableDb {
+  if (db.readonly) throw new StoreError('readonly', `The index at ${db.name} was opened read-only; this needs it writable.`);
+  return db as WritableDb;
 }
 
 /**
@@ -145,7 +169,7 @@ export function storeErrorFrom(err: unknown, file: string): StoreError | null {
   }
 }
 
-function checkVersion(db: Db, file: string): void {
+function checkVersion(db: Connection, file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new StoreError(
@@ -156,7 +180,7 @@ function checkVersion(db: Db, file: string): void {
   }
 }
 
-function migrate(db: Db, file: string, readonly: boolean): void {
+function migrate(db: Connection, file: string, readonly: boolean): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current === SCHEMA_VERSION) return;
   if (readonly) {

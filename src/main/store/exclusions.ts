@@ -2,7 +2,7 @@
 // person chose to keep it when adding the exclusion), and what an exclusion no longer covers, because
 // the person removed it, is read again from its file.
 import type { Exclusions } from '../privacy.js';
-import type { Db } from './db.js';
+import type { ReadableDb, WritableDb } from './db.js';
 import { createForgetter, nothingForgotten, type Forgotten } from './forget.js';
 import { writeTransaction } from './write-lock.js';
 import type { Writer } from './writer.js';
@@ -28,12 +28,20 @@ export interface Covered {
   entries: number;
 }
 
-export function createExclusionKeeper(db: Db, writer: Writer) {
-  const forgetter = createForgetter(db);
-  const tombstones = db.prepare<[], { source: string; key: string; exclusion: string; path: string }>('SELECT source, key, exclusion, path FROM forgotten');
-  const lift = db.prepare('DELETE FROM forgotten WHERE source = ? AND key = ?');
-  // A size no file has: the next scan does not take the file as unchanged.
-  const unstat = db.prepare('UPDATE source_files SET size = -1 WHERE id = ?');
+export interface ExclusionCoverage {
+  /** What `ex` covers in the index now, for a person deciding whether to remove it. */
+  covered(ex: Exclusions): Covered;
+}
+
+export interface ExclusionKeeper extends ExclusionCoverage {
+  /** Lifts what no exclusion holds any more, and forgets what the exclusions newly cover. */
+  reconcile(ex: Exclusions): Reconciled;
+  /** Keeps what `ex` covers out from now on, without removing what is indexed of it. */
+  keep(ex: Exclusions): number;
+}
+
+/** Conversations an exclusion would cover that none holds yet (top-level ones first): a read. */
+function createSubjects(db: ReadableDb) {
   const subjects = db.prepare<[], Subject>(
     `SELECT c.id, c.source, c.key, c.session_id, c.path, c.workspace,
        EXISTS (SELECT 1 FROM forgotten t WHERE t.source = c.source AND t.key = c.key) AS forgotten
@@ -46,6 +54,27 @@ export function createExclusionKeeper(db: Db, writer: Writer) {
     if (!ex.patterns.length) return [];
     return subjects.all().filter((c) => !c.forgotten && ex.conversation({ path: c.path, workspace: c.workspace, ids: [c.session_id, c.key] }) !== null);
   }
+  return {
+    uncovered,
+    covered(ex: Exclusions): Covered {
+      const list = uncovered(ex);
+      return { conversations: list.map((c) => ({ id: c.id, source: c.source, key: c.key, path: c.path })), entries: list.reduce((n, c) => n + entryCount.get(c.id)!, 0) };
+    },
+  };
+}
+
+export function createExclusionCoverage(db: ReadableDb): ExclusionCoverage {
+  const { covered } = createSubjects(db);
+  return { covered };
+}
+
+export function createExclusionKeeper(db: WritableDb, writer: Writer): ExclusionKeeper {
+  const forgetter = createForgetter(db);
+  const { uncovered, covered } = createSubjects(db);
+  const tombstones = db.prepare<[], { source: string; key: string; exclusion: string; path: string }>('SELECT source, key, exclusion, path FROM forgotten');
+  const lift = db.prepare('DELETE FROM forgotten WHERE source = ? AND key = ?');
+  // A size no file has: the next scan does not take the file as unchanged.
+  const unstat = db.prepare('UPDATE source_files SET size = -1 WHERE id = ?');
 
   /** The next scan reads the file from the start (what it produced so far is dropped now). */
   function readAgain(path: string): void {
@@ -78,11 +107,7 @@ export function createExclusionKeeper(db: Db, writer: Writer) {
 
   return {
     reconcile,
-    /** What `ex` covers in the index now, for a person deciding whether to remove it. */
-    covered(ex: Exclusions): Covered {
-      const list = uncovered(ex);
-      return { conversations: list.map((c) => ({ id: c.id, source: c.source, key: c.key, path: c.path })), entries: list.reduce((n, c) => n + entryCount.get(c.id)!, 0) };
-    },
+    covered,
     /** Keeps what `ex` covers out from now on, without removing what is indexed of it. */
     keep: writeTransaction(db, (ex: Exclusions): number => {
       const list = uncovered(ex);

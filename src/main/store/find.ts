@@ -1,6 +1,6 @@
 // Find in conversation (the window's Ctrl+F): which entries of one conversation hold a piece of text,
 // and how many times, ignoring case — over every entry, loaded in the window or not.
-import type { Db } from './db.js';
+import type { ReadableDb } from './db.js';
 
 export interface FindResult {
   /** Entries holding the text, in order, with how often each does. */
@@ -17,7 +17,7 @@ function occurrences(haystack: string, needle: string): number {
   return n;
 }
 
-export function findInConversation(db: Db, conversationId: number, query: string, limit = 2000): FindResult {
+export function findInConversation(db: ReadableDb, conversationId: number, query: string, limit = 2000): FindResult {
   const needle = query.toLocaleLowerCase();
   const matches: FindResult['matches'] = [];
   let total = 0;

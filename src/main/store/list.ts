@@ -1,7 +1,7 @@
 // The conversation browser's listing: filters, sort by recency, paging, and the total.
 import type { Conversation, SourceKind } from '../../shared/types.js';
 import type { WorkspaceItem } from '../../shared/api.js';
-import type { Db } from './db.js';
+import type { ReadableDb } from './db.js';
 import { CONVERSATION_COLUMNS, toConversation, type ConversationRow } from './read.js';
 
 export interface ListFilter {
@@ -44,7 +44,7 @@ function where(filter: ListFilter): { sql: string; params: Record<string, unknow
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-export function listConversations(db: Db, filter: ListFilter, offset: number, limit: number): { total: number; items: Conversation[] } {
+export function listConversations(db: ReadableDb, filter: ListFilter, offset: number, limit: number): { total: number; items: Conversation[] } {
   const w = where(filter);
   const total = db.prepare(`SELECT count(*) FROM conversations c ${w.sql}`).pluck().get(w.params) as number;
   const rows = db
@@ -59,7 +59,7 @@ export function listConversations(db: Db, filter: ListFilter, offset: number, li
 }
 
 /** The workspaces of top-level conversations, most recently active first. */
-export function workspaces(db: Db, limit: number): WorkspaceItem[] {
+export function workspaces(db: ReadableDb, limit: number): WorkspaceItem[] {
   return db
     .prepare(
       `SELECT workspace, count(*) AS conversations, max(updated_at) AS updatedAt FROM conversations
@@ -74,7 +74,7 @@ const PREVIEW_CHARS = 400;
  * A line to show under a title that has no summary: the conversation's first assistant reply (cut
  * short). pi names a session after a few words, so without it a row would be a title and a gap.
  */
-export function firstReplies(db: Db, ids: number[]): Map<number, string> {
+export function firstReplies(db: ReadableDb, ids: number[]): Map<number, string> {
   const stmt = db
     .prepare(`SELECT substr(text, 1, ${PREVIEW_CHARS}) FROM entries WHERE conversation_id = ? AND role = 'assistant' AND kind = 'message' AND text != '' ORDER BY seq LIMIT 1`)
     .pluck();

@@ -1,6 +1,7 @@
 // Plain reads of conversations and entries. Search and scoring queries live in search.ts.
 import type { Conversation, Entry, EntryKind, Role, SourceKind } from '../../shared/types.js';
-import type { Db } from './db.js';
+import type { ReadableDb } from './db.js';
+import type { Reader } from './interface.js';
 
 export interface ConversationRow {
   id: number;
@@ -75,9 +76,9 @@ export function toEntry(r: EntryRow): Entry {
   };
 }
 
-export type Reader = ReturnType<typeof createReader>;
+export type { Reader } from './interface.js';
 
-export function createReader(db: Db) {
+export function createReader(db: ReadableDb): Reader {
   const byId = db.prepare<[number], ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.id = ?`);
   const bySession = db.prepare<[{ ref: string }], ConversationRow>(
     `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.session_id = @ref OR c.key = @ref ORDER BY c.is_subagent, c.id LIMIT 1`,

@@ -8,7 +8,8 @@
 // - narrow with FTS first, then sort and limit; snippets are cut in memory for the rows of the page
 //   (recall/match-text.ts), never with snippet() on `rowid = ?`, which is slow for common words.
 import type Database from 'better-sqlite3';
-import type { Db } from './db.js';
+import type { ReadableDb } from './db.js';
+import type { Search } from './interface.js';
 import type { ConversationRow } from './read.js';
 import { TOKENIZE } from './schema.js';
 import { normalizeFolder } from './workspace-roots.js';
@@ -121,7 +122,7 @@ export interface TurnRow {
 }
 
 
-export type Search = ReturnType<typeof createSearch>;
+export type { Search } from './interface.js';
 
 /**
  * One conversation's matching entries with their bm25, ranked afterwards. `ORDER BY rank` inside the
@@ -145,7 +146,7 @@ export const TERM_ENTRIES_SQL = `SELECT e.id AS entryId, e.conversation_id AS co
 /** The same, best first and cut, for a term matching more entries than the caller reads. */
 const TERM_ENTRIES_BEST_SQL = `${TERM_ENTRIES_SQL} ORDER BY rank LIMIT @limit`;
 
-export function createSearch(db: Db) {
+export function createSearch(db: ReadableDb): Search {
   const stem = createStemmer(db);
   const s = {
     total: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM conversations'),
@@ -469,7 +470,7 @@ const STEM_CACHE_MAX = 20_000;
  * A TEMP table on the index's own connection does the work: it works on a read-only index and needs
  * no second native database handle (the Electron build loads its own).
  */
-export function createStemmer(db: Db): Stemmer {
+export function createStemmer(db: Database.Database): Stemmer {
   let st: { insert: Database.Statement<[number, string]>; read: Database.Statement<[], { doc: number; term: string }>; clear: Database.Statement<[]> } | null = null;
   return (tokens) => {
     const missing = [...new Set(tokens.filter((t) => !stemCache.has(t)))];

@@ -1,6 +1,6 @@
 // Counts for `throughline stats` and the status method.
 import fs from 'node:fs';
-import type { Db } from './db.js';
+import type { ReadableDb } from './db.js';
 
 /**
  * The one count of what the index holds, shown by `index`, `stats`, the status method and the UI.
@@ -15,7 +15,7 @@ export interface IndexCounts {
   missingFiles: number;
 }
 
-export function indexCounts(db: Db): IndexCounts {
+export function indexCounts(db: ReadableDb): IndexCounts {
   // entry_count is kept per conversation: count(*) over entries would be a full scan.
   const c = db
     .prepare('SELECT coalesce(sum(is_subagent = 0), 0) AS conversations, coalesce(sum(is_subagent <> 0), 0) AS subagents, coalesce(sum(entry_count), 0) AS entries FROM conversations')
@@ -27,7 +27,7 @@ export function indexCounts(db: Db): IndexCounts {
 /** Each conversation's entry count, to tell what a run changed. */
 export type CountSnapshot = Map<number, { entries: number; subagent: boolean }>;
 
-export function countSnapshot(db: Db): CountSnapshot {
+export function countSnapshot(db: ReadableDb): CountSnapshot {
   const rows = db.prepare('SELECT id, entry_count, is_subagent FROM conversations').all() as { id: number; entry_count: number; is_subagent: number }[];
   return new Map(rows.map((r) => [r.id, { entries: r.entry_count, subagent: r.is_subagent !== 0 }]));
 }
@@ -65,7 +65,7 @@ export interface IndexHealth extends IndexCounts {
   lastIndexedAt: number | null;
 }
 
-export function indexHealth(db: Db): IndexHealth {
+export function indexHealth(db: ReadableDb): IndexHealth {
   return {
     schemaVersion: db.pragma('user_version', { simple: true }) as number,
     ...indexCounts(db),
@@ -82,7 +82,7 @@ export interface IngestErrorRow {
 }
 
 /** The latest skipped lines and files, newest first. */
-export function recentErrors(db: Db, limit: number): IngestErrorRow[] {
+export function recentErrors(db: ReadableDb, limit: number): IngestErrorRow[] {
   return db.prepare<[number], IngestErrorRow>('SELECT path, line, reason, at FROM ingest_errors ORDER BY id DESC LIMIT ?').all(limit);
 }
 
@@ -95,7 +95,7 @@ export interface FileConversations {
 }
 
 /** How many conversations each source file holds (what a rebuild reads back from where). */
-export function conversationsByFile(db: Db): FileConversations[] {
+export function conversationsByFile(db: ReadableDb): FileConversations[] {
   return db
     .prepare<[], FileConversations>(
       'SELECT coalesce(f.path, c.path) AS path, f.status AS status, count(*) AS conversations FROM conversations c LEFT JOIN source_files f ON f.id = c.file_id GROUP BY 1, 2',
@@ -104,7 +104,7 @@ export function conversationsByFile(db: Db): FileConversations[] {
 }
 
 /** How many files of a source the index holds: one file (a database, a history) or a folder's. */
-export function createSourceFileCounts(db: Db) {
+export function createSourceFileCounts(db: ReadableDb) {
   const indexed = db.prepare<[string], number>('SELECT 1 FROM source_files WHERE path = ?').pluck();
   // A range over the path index: the separator's next character ends it.
   const under = db.prepare<[{ from: string; to: string }], number>('SELECT count(*) FROM source_files WHERE path > @from AND path < @to').pluck();
@@ -126,7 +126,7 @@ export interface IndexStats extends IndexCounts {
   bytes: number;
 }
 
-export function indexStats(db: Db, file: string): IndexStats {
+export function indexStats(db: ReadableDb, file: string): IndexStats {
   const bySource: Record<string, number> = {};
   for (const r of db.prepare('SELECT source, count(*) AS n FROM conversations WHERE is_subagent = 0 GROUP BY source').all() as { source: string; n: number }[]) {
     bySource[r.source] = r.n;

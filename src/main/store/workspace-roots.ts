@@ -1,6 +1,6 @@
 // Which of some folders are workspaces of indexed conversations: the recorded project roots the
 // workspace resolver (recall/workspace.ts) falls back on when a folder is not on this disk.
-import type { Db } from './db.js';
+import type { ReadableDb } from './db.js';
 
 /** A folder without its trailing separators ("/" stays "/"). */
 export function normalizeFolder(p: string): string {
@@ -8,7 +8,7 @@ export function normalizeFolder(p: string): string {
   return trimmed === '' ? p.slice(0, 1) : trimmed;
 }
 
-export function createWorkspaceLookup(db: Db) {
+export function createWorkspaceLookup(db: ReadableDb) {
   // One probe per candidate folder, on the conversations_workspace index.
   const known = db.prepare<[string], number>('SELECT 1 FROM conversations WHERE workspace = ? LIMIT 1').pluck();
   /** The candidates that are some conversation's workspace, in the order given. */
@@ -16,6 +16,6 @@ export function createWorkspaceLookup(db: Db) {
 }
 
 /** Every workspace some conversation records, once each. */
-export function indexedWorkspaces(db: Db): string[] {
+export function indexedWorkspaces(db: ReadableDb): string[] {
   return db.prepare<[], string>("SELECT DISTINCT workspace FROM conversations WHERE workspace IS NOT NULL AND workspace <> ''").pluck().all();
 }

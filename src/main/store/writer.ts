@@ -5,52 +5,16 @@ import fs from 'node:fs';
 import type { ConversationMeta, EntryRecord, IngestOp, SourcedRecord } from './ops.js';
 import type { SourceKind } from '../../shared/types.js';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import type { WritableDb } from './db.js';
+import type { Announced, ConvRow, FileProgress, FileRow, LineProblem, Placed, Writer } from './interface.js';
 import { writeTransaction } from './write-lock.js';
 import { createForgetter } from './forget.js';
 import { NO_EXCLUSIONS, redactPrivate, type Exclusions } from '../privacy.js';
 import { deriveSummary } from './derived-summary.js';
 import { NamedError } from '../../shared/errors.js';
 
-export interface FileRow {
-  id: number;
-  path: string;
-  kind: SourceKind;
-  size: number;
-  mtime_ms: number;
-  inode: number;
-  committed_offset: number;
-  committed_line: number;
-  parser_state: string | null;
-  status: 'ok' | 'missing' | 'error';
-}
+export type { Announced, ConvRow, FileProgress, FileRow, LineProblem, Placed, Writer } from './interface.js';
 
-export interface FileProgress {
-  offset: number;
-  line: number;
-  state: unknown;
-  size: number;
-  mtimeMs: number;
-  inode: number;
-}
-
-export interface LineProblem {
-  line: number | null;
-  reason: string;
-}
-
-export interface ConvRow {
-  id: number;
-  title: string;
-  /** The agent's own summary (a compaction's, a Claude Code summary record, …). */
-  summary: string | null;
-  workspace: string | null;
-  file_id: number | null;
-  session_id: string;
-  parent_key: string | null;
-}
-
-export type Writer = ReturnType<typeof createWriter>;
 
 /**
  * Another process (the daemon, a CLI run) committed this file after its row was read: this batch
@@ -69,17 +33,7 @@ export interface WriterOptions {
   sharesConversations?: (kind: SourceKind) => boolean;
 }
 
-/** What the batch's ops say about one conversation before any of them is applied. */
-export interface Announced {
-  workspace?: string;
-  sessionId?: string;
-  parentKey?: string;
-}
-
-/** A conversation's place in the index (see writer.place). */
-export type Placed = { key: string; row: ConvRow | undefined } | { exclusion: string };
-
-export function createWriter(db: Db, options: WriterOptions = {}) {
+export function createWriter(db: WritableDb, options: WriterOptions = {}): Writer {
   const exclusions = options.exclusions ?? (() => NO_EXCLUSIONS);
   const forgetter = createForgetter(db);
   const s = {
