@@ -1,8 +1,10 @@
 // The recall engine's facade: suggestions (three strategies behind one interface), the pointer
 // block, and the bounded search/read tools, all returning the result types of src/shared/api.ts.
 // Recall only reads (it is made from a readable handle); history_handoff, the one tool that writes,
-// is RecallWrites, made from a writable one.
-import {
+// is RecallWrites, made from a writable one. Params are validated once, by the api's dispatch
+// (api/dispatch.ts) that every transport goes through; in-process callers (the api's methods, the
+// reader threads, bench, tests) are held to the params' types by the type checker instead.
+import type {
   HistoryHandoffParams,
   HistoryReadParams,
   HistorySearchParams,
@@ -10,26 +12,24 @@ import {
   ReadParams,
   RecallParams,
   SuggestParams,
-  type HistoryHandoffResult,
-  type HistoryReadResult,
-  type HistorySearchResult,
-  type InspectResult,
-  type Pins,
-  type ReadResult,
-  type RecallResult,
-  type Settings,
-  type StrategyName,
-  type Suggestion,
-  type SuggestResult,
+  HistoryHandoffResult,
+  HistoryReadResult,
+  HistorySearchResult,
+  InspectResult,
+  Pins,
+  ReadResult,
+  RecallResult,
+  Settings,
+  StrategyName,
+  Suggestion,
+  SuggestResult,
 } from '../../shared/api.js';
-import type { z } from 'zod';
 import type { ReadableDb, WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
 import { createSearch, type Bounds, type ConversationMetaRow } from '../store/search.js';
 import type { SourceKind } from '../../shared/types.js';
 import { confineSearch } from './confined.js';
 import { defaultStrategy } from './default.js';
-import { RecallError } from './errors.js';
 import { renderPointerBlock } from './pointer-block.js';
 import { DEFAULT_SENSITIVITY, resolveGate } from './presets.js';
 import { salientStrategy } from './salient.js';
@@ -41,7 +41,6 @@ import { createWorkspaceLookup } from '../store/workspace-roots.js';
 import { createHandoffTool, createHistoryTools } from './tools-history.js';
 import { createReadTools } from './tools-read.js';
 import { createRecallTool } from './tools-recall.js';
-import { invalidParams } from '../../shared/invalid-params.js';
 
 export { RecallError } from './errors.js';
 export type { Strategy, Ranked, StrategyContext } from './strategy.js';
@@ -70,14 +69,6 @@ export const NO_WORKSPACE = 'scope is "this workspace only", but no workspace wa
 /** Most clauses a suggestion looks at: a pasted log must not turn into hundreds of probes. */
 const SUGGEST_MAX_CLAUSES = 64;
 
-function validate<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
-  const r = schema.safeParse(params);
-  if (!r.success) {
-    throw new RecallError('invalid', invalidParams(r.error).message);
-  }
-  return r.data;
-}
-
 /** Suggestions and the agents' read tools: every one a read of the index. */
 export interface Recall {
   /** `confined`: the caller may see only its workspace (a limited token); params.workspace and scope are the transport's, forced. */
@@ -97,7 +88,7 @@ export interface RecallWrites {
 
 export function createRecallWrites(db: WritableDb): RecallWrites {
   const handoff = createHandoffTool(db, createReader(db));
-  return { historyHandoff: (p) => handoff(validate(HistoryHandoffParams, p)) };
+  return { historyHandoff: handoff };
 }
 
 export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recall {
@@ -136,8 +127,7 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
    * `confined`: the caller may see only its workspace (a limited token), so term statistics are
    * counted inside it too (see confined.ts); params.workspace and scope are the transport's, forced.
    */
-  function suggest(input: SuggestParams, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins, confined = false): SuggestResult {
-    const params = validate(SuggestParams, input);
+  function suggest(params: SuggestParams, settings: RecallSettings = DEFAULT_SETTINGS, operatorPins?: Pins, confined = false): SuggestResult {
     const strategyName = params.strategy ?? 'default';
     const sensitivity = params.sensitivity ?? settings.sensitivity;
     const base = { strategy: strategyName, sensitivity };
@@ -190,8 +180,7 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
   return {
     suggest,
     /** `confined`: as for suggest; the workspace is the transport's, forced. */
-    recall: (p: RecallParams, confined = false) => {
-      const params = validate(RecallParams, p);
+    recall: (params: RecallParams, confined = false) => {
       // Like suggest: the caller's live conversation would match its own words first.
       const own = params.conversation ? idOf(params.conversation) : null;
       const exclude = own === null ? [] : [own];
@@ -200,9 +189,9 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
       const workspace = params.workspace && params.workspace !== 'all' ? params.workspace : null;
       return createRecallTool(confineSearch(search, { workspace, includeSubagents: true })).recall(params, exclude);
     },
-    read: (p: ReadParams) => readTools.read(validate(ReadParams, p)),
-    inspect: (p: InspectParams) => readTools.inspect(validate(InspectParams, p)),
-    historySearch: (p: HistorySearchParams) => history.historySearch(validate(HistorySearchParams, p)),
-    historyRead: (p: HistoryReadParams) => history.historyRead(validate(HistoryReadParams, p)),
+    read: readTools.read,
+    inspect: readTools.inspect,
+    historySearch: history.historySearch,
+    historyRead: history.historyRead,
   };
 }
