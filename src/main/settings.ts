@@ -46,9 +46,21 @@ function readJson(file: string): unknown {
   }
 }
 
-export type SettingsStore = ReturnType<typeof createSettingsStore>;
+/** The settings file: read afresh at every call (nothing is cached), written whole by set. */
+export interface SettingsStore {
+  /** The user's settings file (operator.json sits beside it). */
+  readonly file: string;
+  /** What is in force: the user's settings over the operator's defaults, with the operator's overrides. */
+  get(): Settings;
+  /** Writes the patch into the user's own layer (never the operator's); returns what is then in force. */
+  set(patch: SettingsPatch): Settings;
+  /** What is in force, with what the operator decided, for the app to show as such. */
+  view(): SettingsView;
+  /** The operator's defaults and pins ({} without operator.json); throws SettingsError when it is malformed. */
+  operator(): OperatorConfig;
+}
 
-export function createSettingsStore(file: string) {
+export function createSettingsStore(file: string): SettingsStore {
   const operatorFile = path.join(path.dirname(file), 'operator.json');
 
   function operator(): OperatorConfig {

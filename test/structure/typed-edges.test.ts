@@ -24,3 +24,21 @@ test('the access policy has no casts: every method has a typed row', () => {
   expect(casts('src/main/api/access-table.ts')).toEqual([]);
   expect(Object.keys(ACCESS).sort()).toEqual(Object.keys(METHODS).sort());
 });
+
+/** Every file under src/ (relative, forward slashes). */
+function sources(dir = 'src'): string[] {
+  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.posix.join(dir, e.name);
+    return e.isDirectory() ? sources(rel) : /\.tsx?$/.test(e.name) ? [rel] : [];
+  });
+}
+
+test('the parts made by a createX are declared types, not ReturnType<typeof createX> (issue 15 §5)', () => {
+  const inferred = sources().flatMap((f) =>
+    fs
+      .readFileSync(path.join(root, f), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (/ReturnType<typeof create[A-Z]/.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+  );
+  expect(inferred).toEqual([]);
+});

@@ -17,7 +17,21 @@ type CreateParser = (path: string, state: unknown) => LineParser;
 export type KnownFiles = ReadonlyMap<string, FileState>;
 const NONE: KnownFiles = new Map();
 
-export function createFileIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, writer: Writer, group: BatchGroup, excluded: (file: string) => boolean) {
+export interface FileIndexer {
+  /**
+   * Indexes whatever is new in one file. Never throws for a bad file: problems go into `stats`.
+   * Throws a StoreError when the index itself cannot be written: then no other file could be either.
+   */
+  indexFile(kind: SourceKind, file: string, stats?: ScanStats, known?: KnownFiles): ScanStats;
+}
+
+export function createFileIndexer(
+  db: Db,
+  adapters: ReadonlyMap<SourceKind, Adapter>,
+  writer: Writer,
+  group: BatchGroup,
+  excluded: (file: string) => boolean,
+): FileIndexer {
   /**
    * Indexes whatever is new in one file. Never throws for a bad file: problems go into `stats`.
    * Throws a StoreError when the index itself cannot be written: then no other file could be either.

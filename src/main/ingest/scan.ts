@@ -11,7 +11,7 @@ import { createWriter } from '../store/writer.js';
 import { NO_EXCLUSIONS, type Exclusions } from '../privacy.js';
 import { BatchGroup, guard, RetryGroup } from './batch-group.js';
 import { createDiscovery, type Source, type WorkItem } from './discover.js';
-import { createFileIndexer, type KnownFiles } from './index-file.js';
+import { createFileIndexer, type FileIndexer, type KnownFiles } from './index-file.js';
 import { emptyStats, progressOf, type ScanProgress, type ScanStats } from './scan-stats.js';
 import type { Adapter } from './types.js';
 
@@ -38,7 +38,15 @@ const SOLO_BYTES = 1 << 20;
  */
 const SLICE_MS = 15;
 
-export type Indexer = ReturnType<typeof createIndexer>;
+/** Indexing runs over sources, and one file as the watcher sees it change. */
+export interface Indexer {
+  /** Indexes everything new in `sources` at once, telling progress whenever more bytes were read. */
+  scan(sources: readonly Source[], options?: ScanOptions): ScanStats;
+  /** The same scan, yielding to the event loop between time slices so a server keeps answering meanwhile. */
+  scanAsync(sources: readonly Source[], options?: ScanOptions): Promise<ScanStats>;
+  /** Whatever is new in one file; a bad file never throws (its problems go into the stats). */
+  indexFile: FileIndexer['indexFile'];
+}
 
 export interface IndexerOptions {
   /**
@@ -54,7 +62,7 @@ interface Step {
   total: number;
 }
 
-export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}) {
+export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}): Indexer {
   const exclusions = options.exclusions ?? (() => NO_EXCLUSIONS);
   const excluded = (file: string): boolean => exclusions().path(file) !== null;
   const writer = createWriter(db, { exclusions, sharesConversations: (kind) => adapters.get(kind)?.sharesConversations === true });

@@ -23,7 +23,15 @@ interface ConvRow extends ForgottenConversation {
   session_id: string;
 }
 
-export type Forgetter = ReturnType<typeof createForgetter>;
+/** Forgetting conversations and keeping them out: every call inside the caller's write transaction. */
+export interface Forgetter {
+  /** Forgets one conversation and its sub-agents, each kept out by `exclusion` from now on; adds them to `out`. */
+  forget(id: number, exclusion: string, out?: Forgotten): Forgotten;
+  /** Keeps (source, key) out of the index until `exclusion` is removed from the settings. */
+  tombstone(source: string, key: string, exclusion: string, path: string): void;
+  /** The exclusion keeping (source, key) out, if any. */
+  exclusionOf(source: string, key: string): string | undefined;
+}
 
 /**
  * A string as the activity log holds it in a request's summary (api/access-policy.ts summarizeParams:
@@ -33,7 +41,7 @@ function asLogged(value: string): string {
   return value.length > 80 ? JSON.stringify(value.slice(0, 80)).slice(0, -1) : JSON.stringify(value);
 }
 
-export function createForgetter(db: Db) {
+export function createForgetter(db: Db): Forgetter {
   const conv = db.prepare<[number], ConvRow>('SELECT id, source, key, session_id, title, workspace, path FROM conversations WHERE id = ?');
   const children = db.prepare<[number], { id: number }>('SELECT id FROM conversations WHERE parent_id = ?');
   const indexed = db.prepare<[number], { id: number; text: string }>('SELECT id, text FROM entries WHERE conversation_id = ? AND indexed = 1');
@@ -107,8 +115,7 @@ export function createForgetter(db: Db) {
   return {
     forget,
     tombstone,
-    /** The exclusion keeping (source, key) out, if any. */
-    exclusionOf: (source: string, key: string): string | undefined => tombstoneGet.get(source, key)?.exclusion,
+    exclusionOf: (source, key) => tombstoneGet.get(source, key)?.exclusion,
   };
 }
 
