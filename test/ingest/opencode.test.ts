@@ -38,8 +38,11 @@ describe('opencode: the JSON storage files', () => {
     expect(c.workspace).toBe('/test/project');
     expect(c.created_at).toBe(1737979200000);
     const es = t.entries('test-session-1');
-    expect(kinds(es)).toEqual(['tool_call/tool', 'tool_result/tool', 'tool_call/tool', 'tool_result/tool', 'message/assistant', 'message/user']);
-    expect(es[0]).toMatchObject({ tool_name: 'Read', tool_status: 'ok', text: '{"filePath":"src/existing.ts"}' });
+    // The prompt before the reply: folders go by their message's time.created (this fixture's ids,
+    // msg-assistant-1 and msg-user-1, sort the other way), a message's parts by their ids.
+    expect(kinds(es)).toEqual(['message/user', 'tool_call/tool', 'tool_result/tool', 'tool_call/tool', 'tool_result/tool', 'message/assistant']);
+    expect(es[0]!.text).toBe('Create a test file with console.log statements');
+    expect(es[1]).toMatchObject({ tool_name: 'Read', tool_status: 'ok', text: '{"filePath":"src/existing.ts"}' });
     expect(t.search('console')).toBe(2);
     t.close();
   });
@@ -83,13 +86,14 @@ describe('opencode: the JSON storage files', () => {
     copyTree(V2, path.join(t.home, STORAGE));
     expect(t.scan().skippedLines).toBe(0);
     const es = t.entries('s_stage0_large');
-    // Parts are read in the order of their folders' names: OpenCode's message ids sort by time; this
-    // fixture's (m_assistant_…, m_user_…) do not, so its user turns come last.
+    // Messages in the order of their time.created, though this fixture's ids (m_assistant_…, m_user_…)
+    // sort the other way: each prompt, then its reply.
     expect(kinds(es)).toEqual([
-      'tool_call/tool', 'tool_result/tool', 'custom/assistant', 'custom/assistant', 'thinking/assistant',
-      'compaction/system', 'message/assistant', 'message/user', 'message/user',
+      'message/user', 'tool_call/tool', 'tool_result/tool', 'custom/assistant', 'custom/assistant', 'thinking/assistant',
+      'compaction/system', 'message/user', 'message/assistant',
     ]);
-    expect(es[1]).toMatchObject({ tool_name: 'bash', tool_status: 'ok' });
+    expect(es.filter((e) => e.kind === 'message').map((e) => e.text)).toEqual(['Step 1', 'Step 2', 'Ok']);
+    expect(es[2]).toMatchObject({ tool_name: 'bash', tool_status: 'ok' });
     expect(es.find((e) => e.kind === 'compaction')!.first_kept_source_id).toBe('p_compaction_large_1');
     expect(t.entries('s_stage0_small').map((e) => e.text)).toContain('Hello');
     t.close();
@@ -110,6 +114,22 @@ describe('opencode: the JSON storage files', () => {
     expect(child).toMatchObject({ is_subagent: 1, parent_key: 's_stage0_large', parent_id: t.conversation('s_stage0_large').id, title: 'Find the failing step (@general subagent)' });
     expect(t.entries('s_child').map((e) => e.text)).toEqual(['Find which step fails']);
     expect(t.conversation('s_stage0_large').is_subagent).toBe(0);
+    t.close();
+  });
+
+  it('messages of the same time go by id; a message without a time goes after those with one', () => {
+    const t = agentIndex(tmp(), 'opencode');
+    t.put(`${STORAGE}/session/p/s1.json`, JSON.stringify({ id: 's1', title: 'Order', time: { created: 1000 } }));
+    const message = (id: string, time?: number) =>
+      t.put(`${STORAGE}/message/s1/${id}.json`, JSON.stringify({ id, sessionID: 's1', role: 'user', ...(time === undefined ? {} : { time: { created: time } }) }));
+    const part = (id: string) => t.put(`${STORAGE}/part/${id}/p.json`, JSON.stringify({ id: `p_${id}`, sessionID: 's1', messageID: id, type: 'text', text: id }));
+    message('m_c', 2000);
+    message('m_a');
+    message('m_b', 2000);
+    message('m_d', 1500);
+    for (const id of ['m_a', 'm_b', 'm_c', 'm_d']) part(id);
+    t.scan();
+    expect(t.entries('s1').map((e) => e.text)).toEqual(['m_d', 'm_b', 'm_c', 'm_a']);
     t.close();
   });
 

@@ -30,9 +30,13 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
       report(stats, { path: dir, line: null, reason: `cannot read folder: ${(err as Error).message}` });
       return;
     }
-    // In name order: agents that spread a conversation over many files (OpenCode) name them by
-    // time-ordered ids, and entries are appended in the order their files are read.
+    // In name order, or the adapter's: agents that spread a conversation over many files (OpenCode)
+    // append its entries in the order their files are read.
     items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (adapter.orderFolder) {
+      const byName = new Map(items.map((item) => [item.name, item]));
+      items = adapter.orderFolder(dir, items.map((item) => item.name)).map((name) => byName.get(name)!);
+    }
     for (const item of items) {
       const full = path.join(dir, item.name);
       // Directory symlinks are not followed: they can loop, and agents do not write them.

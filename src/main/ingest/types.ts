@@ -65,6 +65,11 @@ interface AdapterBase {
    */
   skipFolder?(name: string): boolean;
   /**
+   * The order to read a folder's entries in (given in name order), when the agent's names do not
+   * follow time: entries spread over many files are appended in the order their files are read.
+   */
+  orderFolder?(dir: string, names: string[]): string[];
+  /**
    * The agent's files lie here and there in trees that are not the agent's (Aider writes into each
    * repository): a folder root is walked at each scan but not watched folder by folder; the files
    * found are given to the watcher one by one (see core.ts).

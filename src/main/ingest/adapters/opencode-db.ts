@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { LineError, type DocumentReader, type IngestOp } from '../types.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
+import { toMessage, toPart, toSession } from './opencode-shapes.js';
 import { isObject, putCapped, type Json } from './text.js';
 import { Stateful } from './stateful.js';
 
@@ -85,7 +86,7 @@ class OpencodeDbReader extends Stateful<DbState> implements DocumentReader {
       .prepare('SELECT id, parent_id, directory, title, time_created, time_updated FROM session WHERE time_updated >= ? ORDER BY time_updated')
       .all(this.s.session) as SessionRow[];
     for (const r of sessions) {
-      ops.push(...sessionOps({ id: r.id, parentID: r.parent_id, directory: r.directory, title: r.title, time: { created: r.time_created, updated: r.time_updated } }));
+      ops.push(...sessionOps(toSession({ id: r.id, parentID: r.parent_id, directory: r.directory, title: r.title, time: { created: r.time_created, updated: r.time_updated } })));
       next.session = Math.max(next.session, r.time_updated);
     }
     const parts = db
@@ -99,10 +100,10 @@ class OpencodeDbReader extends Stateful<DbState> implements DocumentReader {
       next.part = Math.max(next.part, r.time_updated);
       const part = parse(r.part);
       const message = parse(r.message);
-      const info = message ? messageInfo(message) : undefined;
+      const info = message ? messageInfo(toMessage(message)) : undefined;
       if (!part || !info) continue;
       const titleWanted = info.role === 'user' && !next.titled[r.session_id];
-      const out = partOps(r.session_id, { ...part, id: r.id }, info, titleWanted);
+      const out = partOps(r.session_id, toPart({ ...part, id: r.id }), info, titleWanted);
       if (titleWanted && out.some((op) => op.op === 'conversation' && op.meta.titleRank === 1)) putCapped(next.titled, r.session_id, 1, TITLED_CAP);
       ops.push(...out);
     }

@@ -1,26 +1,25 @@
 // What OpenCode's sessions, messages and parts say, whether they come from its JSON files or its
-// SQLite database (the same objects: the database keeps each one's JSON in a `data` column).
-// Shapes: sst/opencode packages/opencode/src/session/message-v2.ts (MessageV2.Info, MessageV2.Part).
+// SQLite database (the same objects: the database keeps each one's JSON in a `data` column). Their
+// shapes are declared in opencode-shapes.ts.
 import type { ConversationMeta, IngestOp, SourcedRecord } from '../types.js';
-import { argSummary, isAbsolutePath, isObject, nonEmpty, parseTs, preview, RESULT_MAX, str, SUMMARY_MAX, titleFromText, TITLE_MAX, truncate, type Json } from './text.js';
+import type { OcMessage, OcPart, OcSession, OcToolState } from './opencode-shapes.js';
+import { argSummary, nonEmpty, preview, RESULT_MAX, SUMMARY_MAX, titleFromText, TITLE_MAX, truncate } from './text.js';
 
 const CALL_TEXT_MAX = 500;
 
 /** The session object: identity, title, directory, times, parent (a sub-agent's task session). */
-export function sessionOps(session: Json): IngestOp[] {
-  const id = nonEmpty(session.id);
+export function sessionOps(session: OcSession): IngestOp[] {
+  const id = session.id;
   if (!id) return [];
   const meta: ConversationMeta = { sessionId: id };
-  const title = nonEmpty(session.title)?.trim();
+  const title = session.title?.trim();
   // OpenCode names a new session "New session - <date>" until it generates a title.
   if (title && !/^(New session|Child session) - /.test(title)) Object.assign(meta, { title: preview(title, TITLE_MAX), titleRank: 2 });
-  if (isAbsolutePath(session.directory)) meta.workspace = session.directory;
-  const time = isObject(session.time) ? session.time : {};
-  const created = parseTs(time.created);
-  const updated = parseTs(time.updated);
+  if (session.directory) meta.workspace = session.directory;
+  const { created, updated } = session.time;
   if (created !== undefined) meta.createdAt = created;
   if (updated !== undefined) meta.updatedAt = updated;
-  const parent = nonEmpty(session.parentID);
+  const parent = session.parentID;
   if (parent) Object.assign(meta, { parentKey: parent, isSubagent: true });
   return [{ op: 'conversation', conv: id, meta }];
 }
@@ -33,12 +32,9 @@ export interface MessageInfo {
   model?: string;
 }
 
-export function messageInfo(message: Json): MessageInfo | undefined {
-  const role = message.role;
-  if (role !== 'user' && role !== 'assistant') return undefined;
-  const time = isObject(message.time) ? message.time : {};
-  const model = str(message.modelID) ?? (isObject(message.model) ? str(message.model.modelID) : undefined);
-  return { role, summary: message.summary === true, created: parseTs(time.created), model };
+export function messageInfo(message: OcMessage): MessageInfo | undefined {
+  const { role, summary, model } = message;
+  return role ? { role, summary, created: message.time.created, model } : undefined;
 }
 
 /**
@@ -46,17 +42,16 @@ export function messageInfo(message: Json): MessageInfo | undefined {
  * call with its result, a compaction marker (the boundary: what follows it is in context), files.
  * Step markers, snapshots and patches are bookkeeping and yield nothing.
  */
-export function partOps(conv: string, part: Json, message: MessageInfo, titleWanted: boolean): IngestOp[] {
-  const id = nonEmpty(part.id);
+export function partOps(conv: string, part: OcPart, message: MessageInfo, titleWanted: boolean): IngestOp[] {
+  const id = part.id;
   if (!id) return [];
-  const time = isObject(part.time) ? part.time : {};
-  const ts = parseTs(time.start) ?? parseTs(time.end) ?? message.created;
+  const ts = part.time.start ?? part.time.end ?? message.created;
   const author = message.model;
   const out: IngestOp[] = [];
   const record = (entry: Omit<SourcedRecord, 'ts'>) => out.push({ op: 'record', conv, entry: { ts, ...entry } });
   switch (part.type) {
     case 'text': {
-      const text = str(part.text) ?? '';
+      const text = part.text;
       if (!text.trim()) break;
       if (message.summary) {
         // The summary a compaction wrote: the boundary's text, and the conversation's preview.
@@ -65,7 +60,7 @@ export function partOps(conv: string, part: Json, message: MessageInfo, titleWan
         break;
       }
       // Synthetic text is what OpenCode added itself (file contents, "continue" prompts), not typed.
-      const own = part.synthetic !== true && part.ignored !== true;
+      const own = !part.synthetic && !part.ignored;
       record({ sourceId: id, role: message.role, kind: own ? 'message' : 'custom', text, indexed: own, author: message.role === 'assistant' ? author : undefined });
       if (own && message.role === 'user' && titleWanted) {
         const title = titleFromText(text);
@@ -74,14 +69,14 @@ export function partOps(conv: string, part: Json, message: MessageInfo, titleWan
       break;
     }
     case 'reasoning': {
-      const text = nonEmpty(part.text);
+      const text = part.text;
       if (text) record({ sourceId: id, role: 'assistant', kind: 'thinking', text, indexed: false, author });
       break;
     }
     case 'tool': {
-      const state = isObject(part.state) ? part.state : {};
+      const state = part.state;
       const status = toolStatus(state.status);
-      const name = str(part.tool) ?? 'tool';
+      const name = part.tool ?? 'tool';
       record({ sourceId: id, role: 'tool', kind: 'tool_call', text: argSummary(state.input, CALL_TEXT_MAX), indexed: false, toolName: name, toolStatus: status });
       const result = toolResult(state);
       if (result !== undefined) record({ sourceId: `${id}#result`, role: 'tool', kind: 'tool_result', text: result, indexed: false, toolName: name, toolStatus: status });
@@ -92,14 +87,14 @@ export function partOps(conv: string, part: Json, message: MessageInfo, titleWan
       record({ sourceId: id, role: 'system', kind: 'compaction', text: '[context compacted]', indexed: false, firstKeptSourceId: id });
       break;
     case 'file': {
-      const name = nonEmpty(part.filename) ?? nonEmpty(part.url) ?? 'file';
+      const name = part.filename ?? part.url ?? 'file';
       record({ sourceId: id, role: message.role, kind: 'custom', text: `[file: ${name}]`, indexed: false });
       break;
     }
     case 'subtask':
     case 'agent': {
-      const text = nonEmpty(part.description) ?? nonEmpty(part.prompt) ?? nonEmpty(part.name);
-      if (text) record({ sourceId: id, role: 'system', kind: 'custom', text, indexed: false, author: str(part.agent) ?? str(part.name) });
+      const text = part.description ?? part.prompt ?? nonEmpty(part.name);
+      if (text) record({ sourceId: id, role: 'system', kind: 'custom', text, indexed: false, author: part.agent ?? part.name });
       break;
     }
   }
@@ -112,7 +107,7 @@ function toolStatus(status: unknown): string {
   return typeof status === 'string' && status ? status : 'pending';
 }
 
-function toolResult(state: Json): string | undefined {
+function toolResult(state: OcToolState): string | undefined {
   const output = state.output ?? state.error;
   if (output === undefined || output === null) return undefined;
   return truncate(typeof output === 'string' ? output : (JSON.stringify(output) ?? ''), RESULT_MAX);

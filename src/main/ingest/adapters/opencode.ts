@@ -11,6 +11,8 @@ import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } f
 import { readRegularFile, readText } from '../regular-file.js';
 import { readOpencodeDb } from './opencode-db.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
+import { isPartFolder, orderPartFolders } from './opencode-order.js';
+import { parseMessage, toPart, toSession, type OcMessage } from './opencode-shapes.js';
 import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
 
 const FILE_MAX = 64 << 20;
@@ -27,16 +29,10 @@ function readJson(fd: number, size: number): Json {
   return value;
 }
 
-/** A small JSON file read by path (a part's message), or undefined when it cannot be read. */
-function readJsonFile(file: string): Json | undefined {
+/** A message file read by path (a part's message), or undefined when it cannot be read. */
+function readMessageFile(file: string): OcMessage | undefined {
   const text = readRegularFile(file, FILE_MAX);
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  return text === undefined ? undefined : parseMessage(text);
 }
 
 type StorageKind = 'session' | 'message' | 'part';
@@ -61,19 +57,20 @@ class StorageFileReader implements DocumentReader {
     const where = storagePath(this.file);
     if (!where) return [];
     const obj = readJson(fd, size);
-    if (where.kind === 'session') return sessionOps(obj);
+    if (where.kind === 'session') return sessionOps(toSession(obj));
     if (where.kind === 'message') return [];
     // A part: its message (a sibling file) says who wrote it.
-    const messageId = nonEmpty(obj.messageID) ?? baseName(dirName(this.file));
-    const sessionId = nonEmpty(obj.sessionID) ?? this.sessionOf(where.storage, messageId);
+    const part = toPart(obj);
+    const messageId = part.messageID ?? baseName(dirName(this.file));
+    const sessionId = part.sessionID ?? this.sessionOf(where.storage, messageId);
     if (!sessionId) throw new LineError(`opencode: part ${baseName(this.file)} names no session, and no message ${messageId} was found`, 1);
-    const message = readJsonFile(path.join(where.storage, 'message', sessionId, `${messageId}.json`)) ?? findMessage(where.storage, sessionId, messageId);
+    const message = readMessageFile(path.join(where.storage, 'message', sessionId, `${messageId}.json`)) ?? findMessage(where.storage, sessionId, messageId);
     const info = message ? messageInfo(message) : undefined;
     // A part read before its message was written: its role is not known yet, so it waits for the next change.
     if (!info) throw new LineError(`opencode: the message of part ${baseName(this.file)} (${messageId}) cannot be read`, 1);
     // A session OpenCode has not named yet ("New session - …") takes its first prompt as its title.
-    const first = info.role === 'user' && obj.type === 'text' && firstUserMessage(where.storage, sessionId) === messageId;
-    return partOps(sessionId, obj, info, first);
+    const first = info.role === 'user' && part.type === 'text' && firstUserMessage(where.storage, sessionId) === messageId;
+    return partOps(sessionId, part, info, first);
   }
 
   private storage(messages: string): string {
@@ -109,14 +106,14 @@ function firstUserMessage(storage: string, sessionId: string): string | undefine
     return undefined;
   }
   for (const name of names) {
-    const message = readJsonFile(path.join(dir, name));
+    const message = readMessageFile(path.join(dir, name));
     if (message?.role === 'user') return nonEmpty(message.id) ?? name.slice(0, -'.json'.length);
   }
   return undefined;
 }
 
 /** A message whose file is not named by its id (copied or older storage): looked for among its session's. */
-function findMessage(storage: string, sessionId: string, messageId: string): Json | undefined {
+function findMessage(storage: string, sessionId: string, messageId: string): OcMessage | undefined {
   const dir = path.join(storage, 'message', sessionId);
   let names: string[];
   try {
@@ -125,7 +122,7 @@ function findMessage(storage: string, sessionId: string, messageId: string): Jso
     return undefined;
   }
   for (const name of names) {
-    const message = readJsonFile(path.join(dir, name));
+    const message = readMessageFile(path.join(dir, name));
     if (message?.id === messageId) return message;
   }
   return undefined;
@@ -148,6 +145,7 @@ export const opencodeAdapter: DocumentAdapter = {
     return [path.join(data, 'storage'), db];
   },
   isSessionFile: (file) => isDatabase(file) || (file.endsWith('.json') && storagePath(file) !== undefined),
+  orderFolder: (dir, names) => (isPartFolder(dir) ? orderPartFolders(dir, names) : names),
   sessionFileOf(file) {
     // Writes land in the -wal file first: a change there is a change of the database.
     const db = file.replace(/-(wal|shm)$/, '');
