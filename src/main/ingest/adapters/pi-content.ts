@@ -1,9 +1,11 @@
-// Pure helpers for the pi adapter: they turn pi's JSON shapes into text and numbers.
-// Session files are untrusted input, so every field is checked before use.
+// Pure helpers for the pi adapter: they turn pi's shapes (declared in pi-shapes.ts) into text.
 
 // The format-independent helpers are shared with the other adapters.
-import { argSummary, isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json } from './text.js';
-export { argSummary, isObject, parseTs, RESULT_MAX, str, SUMMARY_MAX, TITLE_MAX, truncate, type Json };
+import type { PiContent, PiMessage } from './pi-shapes.js';
+import { argSummary, RESULT_MAX, SUMMARY_MAX, TITLE_MAX, truncate } from './text.js';
+export { argSummary, RESULT_MAX, SUMMARY_MAX, TITLE_MAX, truncate };
+
+type BashExecution = Extract<PiMessage, { role: 'bashExecution' }>;
 
 /** A short preview: first `max` chars, no trailing marker (titles and summaries are shown inline). */
 export function preview(text: string, max: number): string {
@@ -16,13 +18,11 @@ export function preview(text: string, max: number): string {
  * Text of user, toolResult and custom content: either a string or text/image blocks.
  * Images carry base64 data we never store; "[image]" keeps their place in the transcript.
  */
-export function contentText(content: unknown): string {
+export function contentText(content: PiContent): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
   const parts: string[] = [];
   for (const block of content) {
-    if (!isObject(block)) continue;
-    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+    if (block.type === 'text') parts.push(block.text);
     else if (block.type === 'image') parts.push('[image]');
   }
   return parts.join('\n');
@@ -51,17 +51,15 @@ export function sessionIdFromPath(path: string): string | undefined {
 }
 
 /** `$ command` then the (truncated) output, with the outcome when it is not a plain success. */
-export function bashText(msg: Json): string {
-  const command = str(msg.command) ?? '';
-  const output = str(msg.output) ?? '';
-  let text = `$ ${command}\n${truncate(output, RESULT_MAX)}`;
-  if (msg.cancelled === true) text += '\n(cancelled)';
-  else if (typeof msg.exitCode === 'number' && msg.exitCode !== 0) text += `\n(exit code ${msg.exitCode})`;
+export function bashText(msg: BashExecution): string {
+  let text = `$ ${msg.command ?? ''}\n${truncate(msg.output ?? '', RESULT_MAX)}`;
+  if (msg.cancelled) text += '\n(cancelled)';
+  else if (msg.exitCode !== undefined && msg.exitCode !== 0) text += `\n(exit code ${msg.exitCode})`;
   return text;
 }
 
-export function bashStatus(msg: Json): string | undefined {
-  if (msg.cancelled === true) return 'cancelled';
-  if (typeof msg.exitCode !== 'number') return undefined;
+export function bashStatus(msg: BashExecution): string | undefined {
+  if (msg.cancelled) return 'cancelled';
+  if (msg.exitCode === undefined) return undefined;
   return msg.exitCode === 0 ? 'ok' : 'error';
 }

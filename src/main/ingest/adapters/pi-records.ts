@@ -1,18 +1,8 @@
 // Maps one pi session entry to the records it yields, without ids, seqs or parents: the parser
 // places them in the tree (pi.ts). Pure: no parser state is read or written here.
 import type { EntryRecord } from '../types.js';
-import {
-  argSummary,
-  bashStatus,
-  bashText,
-  contentText,
-  isObject,
-  parseTs,
-  RESULT_MAX,
-  str,
-  truncate,
-  type Json,
-} from './pi-content.js';
+import { argSummary, bashStatus, bashText, contentText, RESULT_MAX, truncate } from './pi-content.js';
+import type { PiContent, PiEntry, PiMessage } from './pi-shapes.js';
 
 /** A record before placement. `callId` links a tool_call to the toolResult that settles it. */
 export type Draft = Omit<EntryRecord, 'seq' | 'sourceId' | 'parentSourceId'> & { callId?: string };
@@ -33,29 +23,28 @@ export interface EntryResult {
 
 const NONE: EntryResult = { drafts: [] };
 
-export function entryResult(obj: Json, type: string): EntryResult {
-  const ts = parseTs(obj.timestamp);
-  switch (type) {
+export function entryResult(entry: PiEntry): EntryResult {
+  const ts = entry.timestamp;
+  switch (entry.type) {
     case 'message':
-      return isObject(obj.message) ? messageResult(obj.message, ts ?? parseTs(obj.message.timestamp)) : NONE;
+      return entry.message ? messageResult(entry.message, ts ?? entry.message.timestamp) : NONE;
     case 'custom_message':
-      return { drafts: [customDraft(obj, ts)] };
+      return { drafts: [customDraft(entry.customType, entry.content, ts)] };
     case 'compaction':
-      return compactionResult(obj, ts);
+      return compactionResult(entry, ts);
     case 'branch_summary':
-      return summaryResult('branch_summary', str(obj.summary) ?? '', ts);
+      return summaryResult('branch_summary', entry.summary ?? '', ts);
     case 'session_info': {
-      const name = str(obj.name)?.trim();
+      const name = entry.name?.trim();
       return name ? { drafts: [], name } : NONE;
     }
     default:
-      // model_change, thinking_level_change, label, custom, active_tools_change, leaf and types
-      // added after this was written: nothing to show in a transcript.
+      // session (a later header), leaf, and the types with nothing to show in a transcript.
       return NONE;
   }
 }
 
-function messageResult(msg: Json, ts: number | undefined): EntryResult {
+function messageResult(msg: PiMessage, ts: number | undefined): EntryResult {
   switch (msg.role) {
     case 'user': {
       const text = contentText(msg.content);
@@ -66,15 +55,14 @@ function messageResult(msg: Json, ts: number | undefined): EntryResult {
     case 'toolResult':
       return toolResult(msg, ts);
     case 'bashExecution':
-      return { drafts: [bashDraft(msg, ts)] };
+      return { drafts: [{ role: 'tool', kind: 'bash', text: bashText(msg), indexed: false, toolStatus: bashStatus(msg), ts }] };
     case 'custom':
-    case 'hookMessage': // v2 name of `custom` (pi's v2→v3 migration renames it)
-      return { drafts: [customDraft(msg, ts)] };
-    // pi refuses to append these as messages, but its types allow them: keep their text.
+    case 'hookMessage':
+      return { drafts: [customDraft(msg.customType, msg.content, ts)] };
     case 'compactionSummary':
-      return summaryResult('compaction', str(msg.summary) ?? '', ts);
+      return summaryResult('compaction', msg.summary ?? '', ts);
     case 'branchSummary':
-      return summaryResult('branch_summary', str(msg.summary) ?? '', ts);
+      return summaryResult('branch_summary', msg.summary ?? '', ts);
     default:
       return NONE;
   }
@@ -85,20 +73,15 @@ function messageResult(msg: Json, ts: number | undefined): EntryResult {
  * per tool call, in that order: pi's models emit blocks in that order, and readers want the
  * reasoning before the answer.
  */
-function assistantDrafts(msg: Json, ts: number | undefined): Draft[] {
-  const blocks: unknown[] = Array.isArray(msg.content)
-    ? msg.content
-    : typeof msg.content === 'string'
-      ? [{ type: 'text', text: msg.content }]
-      : [];
-  const author = str(msg.model);
+function assistantDrafts(msg: Extract<PiMessage, { role: 'assistant' }>, ts: number | undefined): Draft[] {
+  const blocks = typeof msg.content === 'string' ? [{ type: 'text' as const, text: msg.content }] : msg.content;
+  const author = msg.model;
   const thinking: string[] = [];
   const text: string[] = [];
   const calls: Draft[] = [];
   for (const b of blocks) {
-    if (!isObject(b)) continue;
-    if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) text.push(b.text);
-    else if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking.trim()) thinking.push(b.thinking);
+    if (b.type === 'text' && b.text.trim()) text.push(b.text);
+    else if (b.type === 'thinking' && b.thinking.trim()) thinking.push(b.thinking);
     else if (b.type === 'toolCall') calls.push(toolCallDraft(b, author, ts));
   }
   const drafts: Draft[] = [];
@@ -111,8 +94,8 @@ function assistantDrafts(msg: Json, ts: number | undefined): Draft[] {
   drafts.push(...calls);
   if (drafts.length === 0) {
     // An aborted or failed turn has no content; keep a marker so the transcript shows it happened.
-    const stop = str(msg.stopReason);
-    const error = str(msg.errorMessage);
+    const stop = msg.stopReason;
+    const error = msg.errorMessage;
     if (error || (stop && stop !== 'stop' && stop !== 'toolUse')) {
       const text = error ? `[${stop ?? 'error'}] ${error}` : `[${stop}]`;
       drafts.push({ role: 'assistant', author, kind: 'message', text, indexed: false, ts });
@@ -121,37 +104,33 @@ function assistantDrafts(msg: Json, ts: number | undefined): Draft[] {
   return drafts;
 }
 
-function toolCallDraft(block: Json, author: string | undefined, ts: number | undefined): Draft {
+function toolCallDraft(block: Extract<PiContent[number], { type: 'toolCall' }>, author: string | undefined, ts: number | undefined): Draft {
   return {
     role: 'tool',
     author,
     kind: 'tool_call',
     text: argSummary(block.arguments),
     indexed: false,
-    toolName: str(block.name),
+    toolName: block.name,
     toolStatus: 'pending',
     ts,
-    callId: str(block.id),
+    callId: block.id,
   };
 }
 
-function toolResult(msg: Json, ts: number | undefined): EntryResult {
-  const status = msg.isError === true ? 'error' : 'ok';
+function toolResult(msg: Extract<PiMessage, { role: 'toolResult' }>, ts: number | undefined): EntryResult {
+  const status = msg.isError ? 'error' : 'ok';
   const draft: Draft = {
     role: 'tool',
     kind: 'tool_result',
     text: truncate(contentText(msg.content), RESULT_MAX),
     indexed: false,
-    toolName: str(msg.toolName),
+    toolName: msg.toolName,
     toolStatus: status,
     ts,
   };
-  const callId = str(msg.toolCallId);
+  const callId = msg.toolCallId;
   return { drafts: [draft], settles: callId ? { callId, status } : undefined };
-}
-
-function bashDraft(msg: Json, ts: number | undefined): Draft {
-  return { role: 'tool', kind: 'bash', text: bashText(msg), indexed: false, toolStatus: bashStatus(msg), ts };
 }
 
 /** The customType of a handoff written by Throughline's pi extension (its HANDOFF_TYPE). */
@@ -162,25 +141,23 @@ export const PI_HANDOFF_TYPE = 'throughline-handoff';
  * as user messages, so role 'user'; but an extension wrote them, not the person, so they are not
  * indexed (the contract keeps the index to real user/assistant text) even when pi displays them.
  */
-function customDraft(src: Json, ts: number | undefined): Draft {
-  const type = str(src.customType);
+function customDraft(type: string | undefined, content: PiContent, ts: number | undefined): Draft {
   return {
     role: 'user',
     author: type,
     // Throughline's pi extension stores a history_handoff as this message, and from it on pi's model
     // sees nothing earlier (resources/pi-extension/throughline.ts): a reset boundary.
     kind: type === PI_HANDOFF_TYPE ? 'reset' : 'custom',
-    text: truncate(contentText(src.content), RESULT_MAX),
+    text: truncate(contentText(content), RESULT_MAX),
     indexed: false,
     ts,
   };
 }
 
-function compactionResult(obj: Json, ts: number | undefined): EntryResult {
-  const result = summaryResult('compaction', str(obj.summary) ?? '', ts);
-  const id = str(obj.firstKeptEntryId);
-  if (id) result.firstKept = { id };
-  else if (typeof obj.firstKeptEntryIndex === 'number') result.firstKept = { index: obj.firstKeptEntryIndex };
+function compactionResult(entry: Extract<PiEntry, { type: 'compaction' }>, ts: number | undefined): EntryResult {
+  const result = summaryResult('compaction', entry.summary ?? '', ts);
+  if (entry.firstKeptEntryId) result.firstKept = { id: entry.firstKeptEntryId };
+  else if (entry.firstKeptEntryIndex !== undefined) result.firstKept = { index: entry.firstKeptEntryIndex };
   return result;
 }
 

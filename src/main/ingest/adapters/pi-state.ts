@@ -1,7 +1,7 @@
 // The pi parser's resumable state and the bounded maps it keeps.
 // Everything here round-trips through JSON.stringify/parse (the pipeline stores it as text).
 import type { EntryRecord } from '../types.js';
-import { isObject } from './pi-content.js';
+import { isObject } from './text.js';
 
 /**
  * What the tree knows about a pi entry whose id is not on a record of its own:

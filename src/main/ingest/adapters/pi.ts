@@ -20,7 +20,9 @@
 import { join } from 'node:path';
 import type { LineAdapter, ConversationMeta, EntryRecord, IngestOp, LineParser } from '../types.js';
 import { LineError } from '../types.js';
-import { isObject, parseTs, preview, sessionIdFromPath, str, SUMMARY_MAX, titleFromText, type Json } from './pi-content.js';
+import { preview, sessionIdFromPath, SUMMARY_MAX, titleFromText } from './pi-content.js';
+import { piTypeName, toPiEntry, type PiEntry } from './pi-shapes.js';
+import { isObject } from './text.js';
 import { entryResult, type Draft, type EntryResult } from './pi-records.js';
 import {
   initialState,
@@ -71,35 +73,36 @@ export class PiParser implements LineParser {
     // pi's v1 index counts every line that parses, whatever it holds: count before checking shape.
     const index = this.s.index++;
     if (!isObject(obj)) throw new LineError('pi: line is not a JSON object');
-    if (typeof obj.type !== 'string') throw new LineError('pi: entry has no "type" field');
-    if (obj.type === 'session') return this.header(obj);
+    const entry = toPiEntry(obj);
+    if (!entry) throw new LineError('pi: entry has no "type" field');
+    if (entry.type === 'session') return this.header(entry);
     // Without a header there is no session id, hence no conversation key. pi itself refuses such
     // files (loadEntriesFromFile returns nothing), so each entry is reported rather than guessed.
     const conv = this.s.conv;
-    if (conv === undefined) throw new LineError(`pi: "${obj.type}" entry before the session header`);
-    return this.entry(conv, obj, obj.type, index);
+    if (conv === undefined) throw new LineError(`pi: "${piTypeName(entry)}" entry before the session header`);
+    return this.entry(conv, entry, index);
   }
 
-  private header(obj: Json): IngestOp[] {
+  private header(header: Extract<PiEntry, { type: 'session' }>): IngestOp[] {
     // pi reads the first header only; a later one (a bad append) changes nothing.
     if (this.s.conv !== undefined) return [];
-    const id = str(obj.id);
+    const id = header.id;
     if (!id) throw new LineError('pi: session header has no id');
     this.s.conv = id;
-    this.s.version = typeof obj.version === 'number' ? obj.version : 1;
-    const createdAt = parseTs(obj.timestamp);
+    this.s.version = header.version ?? 1;
+    const createdAt = header.timestamp;
     this.s.updatedAt = createdAt;
-    const meta: ConversationMeta = { sessionId: id, workspace: str(obj.cwd), createdAt, updatedAt: createdAt };
+    const meta: ConversationMeta = { sessionId: id, workspace: header.cwd, createdAt, updatedAt: createdAt };
     // v2+ forks name their parent file in parentSession; v1 branches used branchedFrom.
-    const parentPath = str(obj.parentSession) ?? str(obj.branchedFrom);
+    const parentPath = header.parentSession ?? header.branchedFrom;
     const parentKey = parentPath ? sessionIdFromPath(parentPath) : undefined;
     if (parentKey && parentKey !== id) meta.parentKey = parentKey;
     return [{ op: 'conversation', conv: id, meta }];
   }
 
-  private entry(conv: string, obj: Json, type: string, index: number): IngestOp[] {
-    const raw = this.rawIds(obj, index);
-    const result = entryResult(obj, type);
+  private entry(conv: string, entry: PiEntry, index: number): IngestOp[] {
+    const raw = this.rawIds(entry, index);
+    const result = entryResult(entry);
     // pi writes every tool result before the next user prompt, so calls still pending then (an
     // aborted turn) never settle: forget them to keep the state small.
     if (result.userText !== undefined) this.pending.clear();
@@ -107,20 +110,20 @@ export class PiParser implements LineParser {
     const ops: IngestOp[] = this.place(result.drafts, raw).map((entry) => ({ op: 'entry', conv, entry }));
     const settled = this.settle(result);
     if (settled) ops.push({ op: 'entry', conv, entry: settled });
-    const leaf = type === 'leaf' ? this.resolveBack(str(obj.targetId) ?? null) : this.resolveBack(raw.id);
+    const leaf = entry.type === 'leaf' ? this.resolveBack(entry.targetId ?? null) : this.resolveBack(raw.id);
     if (leaf !== null && leaf !== this.s.leaf) {
       this.s.leaf = leaf;
       ops.push({ op: 'leaf', conv, sourceId: leaf });
     }
-    const meta = this.meta(obj, result);
+    const meta = this.meta(entry, result);
     if (meta) ops.push({ op: 'conversation', conv, meta });
     this.s.prevRaw = raw.id;
     return ops;
   }
 
-  private rawIds(obj: Json, index: number): RawIds {
-    const id = str(obj.id);
-    if (this.s.version >= 2 && id) return { id, parent: str(obj.parentId) ?? null };
+  private rawIds(entry: PiEntry, index: number): RawIds {
+    const id = entry.id;
+    if (this.s.version >= 2 && id) return { id, parent: entry.parentId ?? null };
     // Linear file (v1), or an entry that lost its id: chain to the previous entry, as pi's
     // v1→v2 migration does.
     return { id: `#${index}`, parent: this.s.prevRaw ?? null };
@@ -185,9 +188,9 @@ export class PiParser implements LineParser {
     return this.redirects.get(id)?.fwd ?? id;
   }
 
-  private meta(obj: Json, result: EntryResult): ConversationMeta | undefined {
+  private meta(entry: PiEntry, result: EntryResult): ConversationMeta | undefined {
     const meta: ConversationMeta = {};
-    const ts = parseTs(obj.timestamp);
+    const ts = entry.timestamp;
     if (ts !== undefined && (this.s.updatedAt === undefined || ts > this.s.updatedAt)) {
       this.s.updatedAt = ts;
       meta.updatedAt = ts;
