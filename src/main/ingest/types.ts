@@ -83,7 +83,7 @@ interface AdapterBase {
   /**
    * One conversation is written from several files (OpenCode's storage: a session file, message and
    * part files). Otherwise a conversation belongs to the file that first wrote it, and another file
-   * with the same id (a backup, a copy) gets one of its own (see writer.ts ownKey).
+   * with the same id (a backup, a copy) gets one of its own (see store/writer-place.ts ownKey).
    */
   sharesConversations?: boolean;
 }
