@@ -134,17 +134,17 @@ export function queryTerms(search: Search, clauses: readonly Clause[], cues?: Pi
   return out;
 }
 
-interface TermEvidence {
-  /** Best conversation-level contribution and what gave it. */
-  best: number;
-  match: TermMatch | null;
-}
-
+/** Per conversation: what the terms found in it. */
 interface Acc {
-  terms: (TermEvidence | undefined)[];
-  /** entry id → per-term best message contribution */
-  entries: Map<number, Float64Array>;
-  exact: Set<number>;
+  /** Per matcher slot (a term and the word that matched it): the matching messages… */
+  tf: Float64Array;
+  /** …and whether the title (1) or the agent's summary (2) matched. */
+  fields: Uint8Array;
+  /** Per term: found as itself somewhere. */
+  exact: Uint8Array;
+  exactCount: number;
+  bestMessage: number;
+  bestEntry: number | null;
 }
 
 /**
@@ -156,43 +156,67 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
   const { conversations: n } = search.corpusStats();
   // Common terms find candidates only when nothing else can.
   const finders = terms.some((t) => !t.common && t.df > 0) ? terms.filter((t) => !t.common) : terms;
+  // One slot per term and matched word (a word standing in twice for one term shares its slot).
+  const slotKeys = new Map<string, number>();
+  const slots = terms.map((term, ti) =>
+    term.matchers.map((m) => {
+      const key = `${ti}:${m.key}`;
+      let slot = slotKeys.get(key);
+      if (slot === undefined) slotKeys.set(key, (slot = slotKeys.size));
+      return slot;
+    }),
+  );
   const accs = new Map<number, Acc>();
   const acc = (id: number): Acc => {
     let a = accs.get(id);
-    if (!a) accs.set(id, (a = { terms: new Array(terms.length), entries: new Map(), exact: new Set() }));
+    if (!a) accs.set(id, (a = { tf: new Float64Array(slotKeys.size), fields: new Uint8Array(slotKeys.size), exact: new Uint8Array(terms.length), exactCount: 0, bestMessage: 0, bestEntry: null }));
     return a;
   };
-  // Per term and matcher: the entries (with bm25) and title/summary hits.
-  const hits = new Map<number, Map<string, { title: boolean; summary: boolean; entries: number }>>();
-  const hitOf = (id: number, key: string) => {
-    let m = hits.get(id);
-    if (!m) hits.set(id, (m = new Map()));
-    let h = m.get(key);
-    if (!h) m.set(key, (h = { title: false, summary: false, entries: 0 }));
-    return h;
+  const markExact = (a: Acc, ti: number): void => {
+    if (a.exact[ti]) return;
+    a.exact[ti] = 1;
+    a.exactCount++;
   };
+  // Each matching message's best contribution per term, one row of `width` values per message in
+  // the order first read: a query reads thousands of messages, and an array and a map per message
+  // cost more than the arithmetic.
+  const width = terms.length;
+  const entryRow = new Map<number, number>();
+  const entryIds: number[] = [];
+  const entryAccs: Acc[] = [];
+  let values = new Float64Array(256 * width);
   terms.forEach((term, ti) => {
     if (!finders.includes(term)) return;
-    for (const m of term.matchers) {
-      if (m.df === 0) continue;
-      const mk = `${ti}:${m.key}`;
+    term.matchers.forEach((m, mi) => {
+      if (m.df === 0) return;
+      const slot = slots[ti]![mi]!;
       const s2 = m.similarity * m.similarity;
+      const exact = m.similarity === 1;
       for (const [entryId, conversationId, rank] of search.termEntries(clauseMatch(m.clause, 'full'), bounds, ENTRY_LIMIT)) {
         const a = acc(conversationId);
-        let per = a.entries.get(entryId);
-        if (!per) a.entries.set(entryId, (per = new Float64Array(terms.length)));
-        per[ti] = Math.max(per[ti]!, -rank * s2);
-        hitOf(conversationId, mk).entries++;
-        if (m.similarity === 1) a.exact.add(ti);
+        let row = entryRow.get(entryId);
+        if (row === undefined) {
+          row = entryIds.length;
+          entryRow.set(entryId, row);
+          entryIds.push(entryId);
+          entryAccs.push(a);
+          if ((row + 1) * width > values.length) {
+            const grown = new Float64Array(values.length * 2);
+            grown.set(values);
+            values = grown;
+          }
+        }
+        const at = row * width + ti;
+        values[at] = Math.max(values[at]!, -rank * s2);
+        a.tf[slot]!++;
+        if (exact) markExact(a, ti);
       }
       for (const f of search.titleOrOwnSummary(matchAll([m.clause], { columns: ['title', 'summary'] })!, bounds, FIELD_LIMIT)) {
         const a = acc(f.id);
-        const h = hitOf(f.id, mk);
-        h.title ||= f.title;
-        h.summary ||= f.summary;
-        if (m.similarity === 1) a.exact.add(ti);
+        a.fields[slot]! |= (f.title ? 1 : 0) | (f.summary ? 2 : 0);
+        if (exact) markExact(a, ti);
       }
-    }
+    });
   });
   if (!accs.size) return [];
   // Common terms, found nowhere above, are looked up only in the candidates: as a whole-conversation
@@ -201,32 +225,46 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
   terms.forEach((term, ti) => {
     if (finders.includes(term)) return;
     for (const id of search.presenceAmong(clauseMatch(term.clause, 'none'), ids)) {
-      hitOf(id, `${ti}:${term.key}`).entries = 1;
-      accs.get(id)!.exact.add(ti);
+      const a = accs.get(id)!;
+      a.tf[slots[ti]![0]!] = 1;
+      markExact(a, ti);
     }
   });
+  // Each conversation's best message. Equal scores (the same words in two messages): the earlier
+  // message, whatever order the rows came in.
+  for (let row = 0; row < entryIds.length; row++) {
+    let s = 0;
+    for (let at = row * width; at < (row + 1) * width; at++) s += values[at]!;
+    const a = entryAccs[row]!;
+    const entryId = entryIds[row]!;
+    if (s > a.bestMessage || (s === a.bestMessage && a.bestEntry !== null && entryId < a.bestEntry)) {
+      a.bestMessage = s;
+      a.bestEntry = entryId;
+    }
+  }
   const lengths = search.conversationLengths(ids);
   const avg = search.corpusStats().avgEntries;
   const total = terms.reduce((s, t) => s + t.weight, 0) || 1;
   const out: Scored[] = [];
   for (const [id, a] of accs) {
     const length = lengths.get(id) ?? avg;
-    const h = hits.get(id);
     let conversation = 0;
     let covered = 0;
     const matches: TermMatch[] = [];
     terms.forEach((term, ti) => {
       let best = 0;
       let match: TermMatch | null = null;
-      for (const m of term.matchers) {
-        const e = h?.get(`${ti}:${m.key}`);
-        if (!e) continue;
-        const tf = (e.title ? TITLE_TF : 0) + (e.summary ? SUMMARY_TF : 0) + e.entries;
+      for (let mi = 0; mi < term.matchers.length; mi++) {
+        const m = term.matchers[mi]!;
+        const slot = slots[ti]![mi]!;
+        const title = (a.fields[slot]! & 1) !== 0;
+        const summary = (a.fields[slot]! & 2) !== 0;
+        const tf = (title ? TITLE_TF : 0) + (summary ? SUMMARY_TF : 0) + a.tf[slot]!;
         const s2 = m.similarity * m.similarity;
         const value = s2 * idf(m.df, n) * saturate(tf, length, avg, B_CONVERSATION);
         if (value > best) {
           best = value;
-          match = { term: term.label, via: m.similarity === 1 ? term.label : m.key, similarity: m.similarity, field: e.title ? 'title' : e.summary ? 'summary' : 'messages', weight: Math.min(term.weight, s2 * idf(m.df, n)) };
+          match = { term: term.label, via: m.similarity === 1 ? term.label : m.key, similarity: m.similarity, field: title ? 'title' : summary ? 'summary' : 'messages', weight: Math.min(term.weight, s2 * idf(m.df, n)) };
         }
       }
       conversation += best;
@@ -235,26 +273,15 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
         matches.push(match);
       }
     });
-    let bestMessage = 0;
-    let bestEntry: number | null = null;
-    for (const [entryId, per] of a.entries) {
-      let s = 0;
-      for (const v of per) s += v;
-      // Equal scores (the same words in two messages): the earlier message, whatever order the rows came in.
-      if (s > bestMessage || (s === bestMessage && bestEntry !== null && entryId < bestEntry)) {
-        bestMessage = s;
-        bestEntry = entryId;
-      }
-    }
     out.push({
       id,
-      score: MESSAGE_WEIGHT * bestMessage + conversation,
-      bestMessage,
+      score: MESSAGE_WEIGHT * a.bestMessage + conversation,
+      bestMessage: a.bestMessage,
       conversation,
       coverage: covered / total,
       matches,
-      bestEntry,
-      allTerms: a.exact.size === terms.length,
+      bestEntry: a.bestEntry,
+      allTerms: a.exactCount === terms.length,
     });
   }
   return out;
