@@ -67,3 +67,10 @@ test('the check sees SQL planted in any of its forms', () => {
   expect(sqlCalls('src/main/api/x.ts', planted)).toEqual(['src/main/api/x.ts: prepare', 'src/main/api/x.ts: pragma', 'src/main/api/x.ts: exec', 'src/main/api/x.ts: transaction']);
   expect(sqlCalls('src/main/api/x.ts', "/^a/.exec(text); // db.prepare('SELECT 1')\nconst s = \"db.prepare('x')\";")).toEqual([]);
 });
+
+test('above the store, nothing reaches the index through the core’s handle (core.db): only the store’s declared parts', () => {
+  const found = mainSources()
+    .filter((f) => f !== 'src/main/api/core.ts')
+    .flatMap((f) => (/\bcore\.db\b/.test(fs.readFileSync(path.join(root, f), 'utf8')) ? [f] : []));
+  expect(found).toEqual([]);
+});

@@ -10,7 +10,10 @@ import { watchSources, type Watcher } from '../ingest/watch.js';
 import { createActivityLog, type ActivityLog } from '../store/activity.js';
 import { openDb, requireWritable, type ReadableDb, type WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
-import { createSourceFileCounts, indexStats, recentErrors } from '../store/stats.js';
+import { createCounts, createSourceFileCounts, indexStats, recentErrors } from '../store/stats.js';
+import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
+import { createStemmer, type Stemmer } from '../store/search.js';
+import type { Counts } from '../store/interface.js';
 import { createWriter } from '../store/writer.js';
 import { createSettingsStore } from '../settings.js';
 import { createExclusions, type Exclusions } from '../privacy.js';
@@ -45,8 +48,17 @@ export interface CoreOptions {
 
 export interface Core {
   api: Api;
-  /** The index as a readable handle: what is written goes through the core's write side. */
+  /**
+   * The index as a readable handle, for tests to look inside; nothing in src/ reads it outside this
+   * file (test/structure/sql-in-store.test.ts): the core's parts are the store's declared ones.
+   */
   db: ReadableDb;
+  /** What the index holds, counted (store/interface.ts Counts). */
+  counts: Counts;
+  /** The index's own stems for tokens, to match a query in a text as recall matches it. */
+  stem: Stemmer;
+  /** Copies the handoffs of the old index at `oldFile` into this one (a rebuild): they are in no session file. Writable cores only. */
+  carryHandoffs(oldFile: string): Carried;
   /** The log of agents' calls a socket server records into (writable cores only: StoreError 'readonly' otherwise). */
   activity(): ActivityLog;
   sources(): Source[];
@@ -226,6 +238,9 @@ export function createCore(options: CoreOptions): Core {
   return {
     api,
     db,
+    counts: createCounts(db),
+    stem: createStemmer(db),
+    carryHandoffs: (oldFile) => carryHandoffs(oldFile, writes().db),
     activity: () => writes().activity,
     sources,
     scan,

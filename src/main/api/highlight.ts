@@ -2,7 +2,6 @@
 // for a transport that shows results to a person, such as the CLI's output on a terminal.
 import { createTextMatcher, type TextMatcher } from '../recall/match-text.js';
 import { parseQuery } from '../recall/terms.js';
-import { createStemmer } from '../store/search.js';
 import type { Core } from './core.js';
 
 export type { TextMatcher } from '../recall/match-text.js';
@@ -19,6 +18,5 @@ export function queryMatchers(core: Core, query: string): QueryMatchers | null {
   let clauses = parseQuery(query);
   if (!clauses.length) clauses = parseQuery(query, { stopWords: false });
   if (!clauses.length) return null;
-  const stem = createStemmer(core.db);
-  return { any: createTextMatcher(clauses, 'any', stem), all: createTextMatcher(clauses, 'all', stem) };
+  return { any: createTextMatcher(clauses, 'any', core.stem), all: createTextMatcher(clauses, 'all', core.stem) };
 }

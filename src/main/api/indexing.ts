@@ -3,9 +3,9 @@
 // in when complete). The words a person reads are the CLI's; these say what happened.
 import fs from 'node:fs';
 import type { ScanProgress, ScanStats } from '../ingest/scan.js';
-import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
-import { openDb, requireWritable } from '../store/db.js';
-import { conversationsByFile, countChanges, countSnapshot, indexCounts, type CountChanges, type IndexCounts } from '../store/stats.js';
+import type { Carried } from '../store/carry-handoffs.js';
+import { openDb } from '../store/db.js';
+import { conversationsByFile, countChanges, type CountChanges, type IndexCounts } from '../store/stats.js';
 import type { Core } from './core.js';
 
 export type { ScanProgress, ScanStats, Source } from '../ingest/scan.js';
@@ -24,14 +24,14 @@ export interface IndexRun {
 
 /** Scans the core's sources (exclusions taken in first: what they newly cover leaves, what they freed is read again). */
 export async function runIndex(core: Core, onProgress?: (p: ScanProgress) => void): Promise<IndexRun> {
-  const before = countSnapshot(core.db);
+  const before = core.counts.snapshot();
   const stats = await core.scan({ onProgress });
-  return { stats, counts: indexCounts(core.db), changed: countChanges(before, countSnapshot(core.db)) };
+  return { stats, counts: core.counts.now(), changed: countChanges(before, core.counts.snapshot()) };
 }
 
 /** Copies the handoffs of the old index at `oldFile` into the rebuilt one: they are in no session file. */
 export function carryHandoffsFrom(oldFile: string, core: Core): Carried {
-  return carryHandoffs(oldFile, requireWritable(core.db));
+  return core.carryHandoffs(oldFile);
 }
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');

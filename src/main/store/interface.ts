@@ -6,7 +6,8 @@
 //   Reader  conversations and entries by id and position (read.ts)
 //   Search  the full-text probes and statistics recall scores with (search.ts)
 //   Writer  batches of ops with the file's progress, file rows, problems (writer.ts)
-// Beside them, plain functions of a handle: lists (list.ts), counts (stats.ts), find (find.ts) take a
+//   Counts  what the index holds, counted, and a snapshot to tell what a run changed (stats.ts)
+// Beside them, plain functions of a handle: lists (list.ts), the status's counts (stats.ts), find (find.ts) take a
 // ReadableDb; forget and scrub (forget.ts), exclusions (exclusions.ts), handoffs (handoff.ts) and the
 // activity log's record (activity.ts) a WritableDb.
 import type { Conversation, Entry, SourceKind } from '../../shared/types.js';
@@ -24,6 +25,7 @@ import type {
   TermEntryRow,
   TurnRow,
 } from './search.js';
+import type { CountSnapshot, IndexCounts } from './stats.js';
 
 export type { ReadableDb, WritableDb } from './db.js';
 
@@ -94,6 +96,16 @@ export interface Search {
   /** Turns (user and assistant messages on the active path) from the 0-based `offset`. */
   turns(conv: number, offset: number, limit: number): TurnRow[];
   turnCount(conv: number): number;
+}
+
+// ---- Counts -----------------------------------------------------------------------------------
+
+/** What the index holds, as `index`, `stats`, the status method and the UI count it. */
+export interface Counts {
+  /** The one count of conversations, sub-agent conversations, entries and files. */
+  now(): IndexCounts;
+  /** Each conversation's entry count now: two of them tell what a run changed (stats.ts countChanges). */
+  snapshot(): CountSnapshot;
 }
 
 // ---- Writes -----------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Counts for `throughline stats` and the status method.
 import fs from 'node:fs';
 import type { ReadableDb } from './db.js';
+import type { Counts } from './interface.js';
 
 /**
  * The one count of what the index holds, shown by `index`, `stats`, the status method and the UI.
@@ -30,6 +31,10 @@ export type CountSnapshot = Map<number, { entries: number; subagent: boolean }>;
 export function countSnapshot(db: ReadableDb): CountSnapshot {
   const rows = db.prepare('SELECT id, entry_count, is_subagent FROM conversations').all() as { id: number; entry_count: number; is_subagent: number }[];
   return new Map(rows.map((r) => [r.id, { entries: r.entry_count, subagent: r.is_subagent !== 0 }]));
+}
+
+export function createCounts(db: ReadableDb): Counts {
+  return { now: () => indexCounts(db), snapshot: () => countSnapshot(db) };
 }
 
 export interface CountChanges {
