@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { codexAdapter as adapter } from '../../src/main/ingest/adapters/codex.js';
 import { isInjected, outputInfo } from '../../src/main/ingest/adapters/codex-content.js';
+import { toCodexOutput } from '../../src/main/ingest/adapters/codex-shapes.js';
 import type { LineError } from '../../src/main/ingest/types.js';
 import { countKinds, entries, fileLines, fold, isLineError, parseFile, parseResumed, run, snapshot } from '../helpers/ops-claude.js';
 
@@ -53,7 +54,7 @@ describe('codex: injected context and tool outcomes', () => {
     ['{"output":"x","metadata":{"exit_code":127}}', 'error'],
     ['plain output', 'ok'],
   ])('%j → %s', (output, status) => {
-    expect(outputInfo(output).status).toBe(status);
+    expect(outputInfo(toCodexOutput(output)).status).toBe(status);
   });
 });
 

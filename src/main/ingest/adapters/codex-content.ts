@@ -1,6 +1,9 @@
-// Pure helpers for the Codex CLI adapter: they read Codex's rollout shapes (response items, tool
-// outputs, injected context) and never touch parser state.
-import { argSummary, baseName, isObject, nonEmpty, RESULT_MAX, str, truncate, type Json } from './text.js';
+// Pure helpers for the Codex CLI adapter: they read Codex's rollout shapes (declared in
+// codex-shapes.ts: response items, tool outputs) and injected context, and never touch parser state.
+import type { CodexBlock, CodexOutput, CodexResponseItem } from './codex-shapes.js';
+import { argSummary, baseName, isObject, RESULT_MAX, truncate } from './text.js';
+
+type Call = Extract<CodexResponseItem, { type: 'call' }>;
 
 /** Tool-call arguments are a transcript aid, never indexed: a short summary is enough. */
 export const CALL_TEXT_MAX = 500;
@@ -23,12 +26,11 @@ export function isInjected(text: string): boolean {
 }
 
 /** The user's own text of a message: input_text blocks that are not injected context, and images. */
-export function userParts(content: unknown): { text: string; images: number } {
+export function userParts(content: CodexBlock[]): { text: string; images: number } {
   const texts: string[] = [];
   let images = 0;
-  for (const block of Array.isArray(content) ? content : []) {
-    if (!isObject(block)) continue;
-    const text = str(block.text);
+  for (const block of content) {
+    const text = block.text;
     if ((block.type === 'input_text' || block.type === 'text') && text !== undefined && !isInjected(text)) texts.push(text);
     else if (block.type === 'input_image' || block.type === 'image') images++;
   }
@@ -36,27 +38,19 @@ export function userParts(content: unknown): { text: string; images: number } {
 }
 
 /** Text of an assistant message: its output_text (and refusal) blocks. */
-export function assistantText(content: unknown): string {
+export function assistantText(content: CodexBlock[]): string {
   const parts: string[] = [];
-  for (const block of Array.isArray(content) ? content : []) {
-    if (!isObject(block)) continue;
-    const text = str(block.text) ?? str(block.refusal);
+  for (const block of content) {
+    const text = block.text ?? block.refusal;
     if (text !== undefined && block.type !== 'input_text') parts.push(text);
   }
   return parts.join('\n');
 }
 
 /** Reasoning: its summaries and raw text when Codex kept them; encrypted-only reasoning is a marker. */
-export function reasoningText(p: Json): string | undefined {
-  const parts: string[] = [];
-  for (const list of [p.summary, p.content]) {
-    for (const item of Array.isArray(list) ? list : []) {
-      const text = isObject(item) ? nonEmpty(item.text) : undefined;
-      if (text) parts.push(text);
-    }
-  }
-  if (parts.length > 0) return parts.join('\n\n');
-  return nonEmpty(p.encrypted_content) ? '[reasoning]' : undefined;
+export function reasoningText(item: Extract<CodexResponseItem, { type: 'reasoning' }>): string | undefined {
+  if (item.texts.length > 0) return item.texts.join('\n\n');
+  return item.encrypted ? '[reasoning]' : undefined;
 }
 
 /**
@@ -77,15 +71,16 @@ export interface CallInfo {
 }
 
 /** function_call, custom_tool_call, local_shell_call, web_search_call and other `*_call` items. */
-export function callInfo(type: string, p: Json): CallInfo {
-  const callId = nonEmpty(p.call_id);
-  const name = str(p.name) ?? type.replace(/_call$/, '');
-  const namespace = str(p.namespace);
+export function callInfo(p: Call): CallInfo {
+  const callId = p.callId;
+  const name = p.name ?? p.itemType.replace(/_call$/, '');
+  const namespace = p.namespace;
   const fullName = namespace ? (namespace.endsWith('_') ? `${namespace}${name}` : `${namespace}.${name}`) : name;
   return { callId, name: fullName, text: callArgs(p), status: callId ? 'pending' : itemStatus(p.status) };
 }
 
-function callArgs(p: Json): string {
+/** Arguments are the tool's own JSON (any shape): argSummary picks what says most. */
+function callArgs(p: Call): string {
   if (typeof p.arguments === 'string') {
     try {
       return argSummary(JSON.parse(p.arguments) as unknown, CALL_TEXT_MAX);
@@ -105,16 +100,16 @@ function itemStatus(status: unknown): string {
 }
 
 /** A tool output's text and outcome, across the shapes Codex has written over time. */
-export function outputInfo(output: unknown): { text: string; status: 'ok' | 'error' } {
-  if (Array.isArray(output)) {
-    const text = output.map((b) => (isObject(b) ? (str(b.text) ?? (b.type === 'input_image' ? '[image]' : '')) : '')).join('\n');
+export function outputInfo(output: CodexOutput): { text: string; status: 'ok' | 'error' } {
+  if (output.form === 'blocks') {
+    const text = output.blocks.map((b) => (b ? (b.text ?? (b.type === 'input_image' ? '[image]' : '')) : '')).join('\n');
     return { text: truncate(text, RESULT_MAX), status: 'ok' };
   }
-  if (isObject(output)) {
-    const text = str(output.content) ?? JSON.stringify(output);
-    return { text: truncate(text, RESULT_MAX), status: output.success === false ? 'error' : 'ok' };
+  if (output.form === 'object') {
+    const text = output.content ?? JSON.stringify(output.raw);
+    return { text: truncate(text, RESULT_MAX), status: output.failed ? 'error' : 'ok' };
   }
-  const raw = str(output) ?? '';
+  const raw = output.text;
   const wrapped = parseWrapped(raw);
   if (wrapped) return { text: truncate(wrapped.output, RESULT_MAX), status: wrapped.exitCode ? 'error' : 'ok' };
   // Newer shells: a header ("Chunk ID", "Wall time", "Process exited with code N", "Output:").
@@ -139,12 +134,4 @@ function parseWrapped(raw: string): { output: string; exitCode: number } | undef
 export function sessionIdFromPath(path: string): string | undefined {
   const m = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(baseName(path));
   return m?.[1];
-}
-
-/** A spawned sub-agent's session_meta names its parent thread: source.subagent.thread_spawn. */
-export function parentThread(source: unknown): { isSubagent: boolean; parent?: string } {
-  if (!isObject(source) || source.subagent === undefined) return { isSubagent: false };
-  const sub = source.subagent;
-  const spawn = isObject(sub) && isObject(sub.thread_spawn) ? sub.thread_spawn : undefined;
-  return { isSubagent: true, parent: spawn ? nonEmpty(spawn.parent_thread_id) : undefined };
 }

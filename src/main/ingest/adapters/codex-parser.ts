@@ -1,31 +1,11 @@
-// Turns the lines of one Codex rollout file into ingest ops. Line shapes are read by the pure
-// helpers in codex-content.ts; this file keeps the cross-line bookkeeping: the session's identity,
-// tool calls waiting for their output, and the user text Codex records twice.
+// Turns the lines of one Codex rollout file into ingest ops. Line shapes are declared in
+// codex-shapes.ts and turned into text by codex-content.ts; this file keeps the cross-line
+// bookkeeping: the session's identity, tool calls waiting for their output, and the user text Codex
+// records twice.
 import { LineError, type ConversationMeta, type EntryRecord, type IngestOp, type LineParser } from '../types.js';
-import {
-  assistantText,
-  callInfo,
-  outputInfo,
-  parentThread,
-  reasoningText,
-  requestText,
-  sessionIdFromPath,
-  userParts,
-} from './codex-content.js';
-import {
-  baseName,
-  isAbsolutePath,
-  isObject,
-  nonEmpty,
-  parseJsonObject,
-  parseTs,
-  preview,
-  putCapped,
-  str,
-  SUMMARY_MAX,
-  titleFromText,
-  type Json,
-} from './text.js';
+import { assistantText, callInfo, outputInfo, reasoningText, requestText, sessionIdFromPath, userParts } from './codex-content.js';
+import { toCodexLine, type CodexLine, type CodexResponseItem, type CodexSessionMeta } from './codex-shapes.js';
+import { baseName, isObject, parseJsonObject, preview, putCapped, SUMMARY_MAX, titleFromText } from './text.js';
 import { Stateful } from './stateful.js';
 
 /** Unanswered tool calls kept to settle later; older ones stay 'pending' forever (interrupted). */
@@ -67,40 +47,30 @@ export class CodexParser extends Stateful<CodexState> implements LineParser {
     const obj = parseJsonObject(text);
     if (typeof obj === 'string') throw new LineError(obj);
     this.ops = [];
-    if (typeof obj.type === 'string' && isObject(obj.payload)) this.item(obj.type, obj.payload, parseTs(obj.timestamp), lineNo);
-    else this.legacy(obj, lineNo);
+    this.item(toCodexLine(obj), lineNo);
     return this.ops;
   }
 
-  /** Rollouts since late 2025: `{timestamp, type, payload}`. */
-  private item(type: string, p: Json, ts: number | undefined, lineNo: number): void {
-    switch (type) {
+  private item(line: CodexLine, lineNo: number): void {
+    const ts = line.timestamp;
+    switch (line.kind) {
       case 'session_meta':
-        return this.sessionMeta(p, ts);
+        return this.sessionMeta(line.meta, ts);
       case 'turn_context':
         this.s.lastUser = undefined; // a new turn: the same text again is a new message
-        return this.workspace(p.cwd);
+        return this.workspace(line.cwd);
       case 'response_item':
-        return this.responseItem(p, ts, lineNo);
+        return this.responseItem(line.item, ts, lineNo);
       case 'compacted':
-        return this.compacted(p, ts, lineNo);
-      case 'event_msg':
+        return this.compacted(line.message, ts, lineNo);
+      case 'user_message':
         // Events mirror the response items (agent_message, agent_reasoning, …) and are skipped,
         // except user_message: some rollouts record the user's text only there.
-        if (p.type === 'user_message') this.userText(str(p.message) ?? '', countImages(p), ts, lineNo);
-        else if (p.type === 'task_started') this.s.lastUser = undefined;
+        return this.userText(line.message, line.images, ts, lineNo);
+      case 'task_started':
+        this.s.lastUser = undefined;
         return;
     }
-  }
-
-  /**
-   * Early rollouts (mid-2025): a first line `{id, timestamp, instructions, git}`, then bare response
-   * items without timestamps, and `{record_type: "state"}` markers.
-   */
-  private legacy(obj: Json, lineNo: number): void {
-    if (obj.record_type !== undefined) return;
-    if (typeof obj.type === 'string') this.responseItem(obj, parseTs(obj.timestamp), lineNo);
-    else if (nonEmpty(obj.id) && obj.timestamp !== undefined) this.sessionMeta(obj, parseTs(obj.timestamp));
   }
 
   // ---- conversation --------------------------------------------------------------------------
@@ -120,23 +90,22 @@ export class CodexParser extends Stateful<CodexState> implements LineParser {
   }
 
   /** Only the first session_meta names the session: a resumed or forked rollout may repeat others. */
-  private sessionMeta(p: Json, ts: number | undefined): void {
+  private sessionMeta(p: CodexSessionMeta, ts: number | undefined): void {
     if (this.s.announced) return;
-    this.s.key ??= nonEmpty(p.id) ?? sessionIdFromPath(this.file);
+    this.s.key ??= p.id ?? sessionIdFromPath(this.file);
     this.conv();
     const meta: ConversationMeta = {};
-    const created = parseTs(p.timestamp) ?? ts;
+    const created = p.timestamp ?? ts;
     if (created !== undefined) meta.createdAt = this.s.createdAt = created;
-    const sub = parentThread(p.source);
-    if (sub.isSubagent) meta.isSubagent = true;
-    if (sub.parent) meta.parentKey = sub.parent;
+    if (p.subagent) meta.isSubagent = true;
+    if (p.parentThread) meta.parentKey = p.parentThread;
     if (Object.keys(meta).length > 0) this.meta(meta);
     this.workspace(p.cwd);
   }
 
   /** session_meta's cwd, then each turn_context's: the latest one is the workspace. */
-  private workspace(cwd: unknown): void {
-    if (!isAbsolutePath(cwd) || cwd === this.s.cwd) return;
+  private workspace(cwd: string | undefined): void {
+    if (cwd === undefined || cwd === this.s.cwd) return;
     this.conv();
     this.s.cwd = cwd;
     this.meta({ workspace: cwd });
@@ -159,20 +128,23 @@ export class CodexParser extends Stateful<CodexState> implements LineParser {
 
   // ---- items ---------------------------------------------------------------------------------
 
-  private responseItem(p: Json, ts: number | undefined, lineNo: number): void {
-    const type = str(p.type) ?? '';
-    if (type === 'message') return this.message(p, ts, lineNo);
-    if (type === 'reasoning') {
-      const text = reasoningText(p);
-      if (text) this.add({ role: 'assistant', kind: 'thinking', text, indexed: false }, ts, lineNo);
-      return;
+  private responseItem(item: CodexResponseItem, ts: number | undefined, lineNo: number): void {
+    switch (item.type) {
+      case 'message':
+        return this.message(item, ts, lineNo);
+      case 'reasoning': {
+        const text = reasoningText(item);
+        if (text) this.add({ role: 'assistant', kind: 'thinking', text, indexed: false }, ts, lineNo);
+        return;
+      }
+      case 'call_output':
+        return this.output(item, ts, lineNo);
+      case 'call':
+        return this.call(item, ts, lineNo);
     }
-    if (type.endsWith('_call_output')) return this.output(p, ts, lineNo);
-    if (type.endsWith('_call')) return this.call(type, p, ts, lineNo);
-    // ghost_snapshot (undo checkpoints) and other items: nothing for a transcript.
   }
 
-  private message(p: Json, ts: number | undefined, lineNo: number): void {
+  private message(p: Extract<CodexResponseItem, { type: 'message' }>, ts: number | undefined, lineNo: number): void {
     if (p.role === 'user') {
       const { text, images } = userParts(p.content);
       this.userText(text, images, ts, lineNo);
@@ -209,16 +181,16 @@ export class CodexParser extends Stateful<CodexState> implements LineParser {
     }
   }
 
-  private call(type: string, p: Json, ts: number | undefined, lineNo: number): void {
-    const info = callInfo(type, p);
+  private call(item: Extract<CodexResponseItem, { type: 'call' }>, ts: number | undefined, lineNo: number): void {
+    const info = callInfo(item);
     const fields = { text: info.text, toolName: info.name, toolStatus: info.status };
     const entry = this.add({ ...fields, role: 'tool', kind: 'tool_call', indexed: false }, ts, lineNo);
     if (info.callId) putCapped(this.s.pending, info.callId, entry, PENDING_CAP);
   }
 
-  private output(p: Json, ts: number | undefined, lineNo: number): void {
-    const { text, status } = outputInfo(p.output);
-    const callId = nonEmpty(p.call_id);
+  private output(item: Extract<CodexResponseItem, { type: 'call_output' }>, ts: number | undefined, lineNo: number): void {
+    const { text, status } = outputInfo(item.output);
+    const callId = item.callId;
     const call = callId !== undefined ? this.s.pending[callId] : undefined;
     if (call && callId !== undefined) {
       delete this.s.pending[callId];
@@ -233,13 +205,8 @@ export class CodexParser extends Stateful<CodexState> implements LineParser {
    * (equivalently: nothing before it is kept; the next entry is the first one after it). Its own
    * sourceId resolves at once, where the next entry's would need a re-emit once it arrives.
    */
-  private compacted(p: Json, ts: number | undefined, lineNo: number): void {
-    const text = nonEmpty(p.message) ?? '[context compacted]';
+  private compacted(message: string | undefined, ts: number | undefined, lineNo: number): void {
+    const text = message ?? '[context compacted]';
     this.add({ role: 'system', kind: 'compaction', text, indexed: false, firstKeptSourceId: `line:${lineNo}` }, ts, lineNo);
   }
-}
-
-function countImages(p: Json): number {
-  const n = (v: unknown) => (Array.isArray(v) ? v.length : 0);
-  return n(p.images) + n(p.local_images);
 }
