@@ -78,6 +78,9 @@ export function toEntry(r: EntryRow): Entry {
 
 export type { Reader } from './interface.js';
 
+/** A conversation's sub-agents, oldest first: through conversations_parent (migration 9), not a scan. */
+export const CHILDREN_SQL = `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.parent_id = ? ORDER BY c.created_at`;
+
 export function createReader(db: ReadableDb): Reader {
   const byId = db.prepare<[number], ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.id = ?`);
   const bySession = db.prepare<[{ ref: string }], ConversationRow>(
@@ -86,7 +89,7 @@ export function createReader(db: ReadableDb): Reader {
   const byPath = db.prepare<[string], ConversationRow>(
     `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.path = ? ORDER BY c.is_subagent, c.id LIMIT 1`,
   );
-  const children = db.prepare<[number], ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.parent_id = ? ORDER BY c.created_at`);
+  const children = db.prepare<[number], ConversationRow>(CHILDREN_SQL);
   const entryRange = db.prepare<[number, number, number, number], EntryRow>(
     'SELECT * FROM entries WHERE conversation_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT ?',
   );

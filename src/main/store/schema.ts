@@ -165,4 +165,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX entries_owner ON entries(id, conversation_id, off_path);
   `,
+  // 9: a conversation's sub-agents by parent_id. Without it every conversations.get (the window's
+  // detail, and the activity note of each history_* call on the daemon's event loop) scanned the whole
+  // table: 2.5 s of the event loop's 8 s over 1,000 mixed socket calls at 10k (BENCHMARKS.md), and so
+  // did SQLite's ON DELETE SET NULL for each conversation forgotten.
+  `
+  CREATE INDEX conversations_parent ON conversations(parent_id);
+  `,
 ];
