@@ -10,7 +10,8 @@ import { watchSources, type Watcher } from '../ingest/watch.js';
 import { createActivityLog, type ActivityLog } from '../store/activity.js';
 import { openDb, requireWritable, type ReadableDb, type WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
-import { createCounts, createSourceFileCounts, indexStats, recentErrors } from '../store/stats.js';
+import { memoByContent } from '../store/content-version.js';
+import { createCounts, createSourceFileCounts, indexBytes, indexStats, recentErrors } from '../store/stats.js';
 import { carryHandoffs, type Carried } from '../store/carry-handoffs.js';
 import { createStemmer, type Stemmer } from '../store/search.js';
 import type { Counts } from '../store/interface.js';
@@ -190,28 +191,39 @@ export function createCore(options: CoreOptions): Core {
   }
 
   const fileCounts = createSourceFileCounts(db);
+  // The counts scan conversations and source_files (50 ms and more at 10k): counted again only once
+  // something was written (content-version.ts), so a status between two writes costs microseconds.
+  const counted = memoByContent(db, () => ({
+    // The same counts as `throughline index` and `stats` (store/stats.ts).
+    stats: indexStats(db, options.dbPath),
+    errors: recentErrors(db, 50),
+    files: new Map<string, number>(),
+  }));
   function status(): IndexStatus {
     const bytes = progress?.bytes ?? 0;
     const secs = (progress?.elapsedMs ?? 0) / 1000;
-    // The same counts as `throughline index` and `stats` (store/stats.ts).
-    const { errors: errorCount, ...stats } = indexStats(db, options.dbPath);
+    const now = counted.get();
+    const { errors: errorCount, ...stats } = now.stats;
     return {
       db: options.dbPath,
       ...stats,
-      errors: recentErrors(db, 50),
+      bytes: indexBytes(options.dbPath),
+      errors: now.errors,
       errorCount,
       indexing: progress
         ? { active: true, filesDone: progress.filesDone, filesTotal: progress.filesTotal, entries: progress.entries, bytes, rateMBps: secs > 0 ? bytes / 1048576 / secs : 0 }
         : null,
       socket: socketPath,
-      folders: sources().map((s) => folderStatus(s)),
+      folders: sources().map((s) => folderStatus(s, now.files)),
     };
   }
 
-  /** A source as the status shows it: a folder (its indexed files), or one file (a database, a history). */
-  function folderStatus(s: Source): IndexStatus['folders'][number] {
+  /** A source as the status shows it: a folder (its indexed files, counted once per content), or one file (a database, a history). */
+  function folderStatus(s: Source, files: Map<string, number>): IndexStatus['folders'][number] {
     if (isFile(s.root)) return { kind: s.kind, path: s.root, found: true, files: fileCounts.indexed(s.root) ? 1 : 0 };
-    return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: fileCounts.under(s.root) };
+    let n = files.get(s.root);
+    if (n === undefined) files.set(s.root, (n = fileCounts.under(s.root)));
+    return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: n };
   }
 
   const api = afterSettings(createApi({ db, reader, writes, recall, reads, settings, status, env, explicitRequests: options.explicitRequests }), applySettings);

@@ -1,6 +1,7 @@
 // What agents asked and were given, kept for the activity view with a retention limit.
 import type { ActivityItem } from '../../shared/api.js';
 import type { ReadableDb, WritableDb } from './db.js';
+import { ownChangesOutsideContent } from './content-version.js';
 import { writeTransaction } from './write-lock.js';
 
 export const ACTIVITY_RETENTION = 5000;
@@ -26,11 +27,13 @@ export function createActivityLog(db: WritableDb, retention = ACTIVITY_RETENTION
   let sincePrune = 0;
   return {
     record: writeTransaction(db, (client: string, method: string, paramsSummary: string, conversations: number[], bytes: number): void => {
-      insert.run(Date.now(), client.slice(0, 200), method, paramsSummary.slice(0, 500), JSON.stringify(conversations.slice(0, 100)), bytes);
+      let rows = insert.run(Date.now(), client.slice(0, 200), method, paramsSummary.slice(0, 500), JSON.stringify(conversations.slice(0, 100)), bytes).changes;
       if (++sincePrune >= 100) {
         sincePrune = 0;
-        prune.run(retention);
+        rows += prune.run(retention).changes;
       }
+      // Not the index's content: status keeps its counts (content-version.ts).
+      ownChangesOutsideContent(db, rows);
     }),
     recent: (limit: number): ActivityItem[] => recentActivity(db, limit),
   };

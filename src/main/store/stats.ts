@@ -136,6 +136,12 @@ export function indexStats(db: ReadableDb, file: string): IndexStats {
   for (const r of db.prepare('SELECT source, count(*) AS n FROM conversations WHERE is_subagent = 0 GROUP BY source').all() as { source: string; n: number }[]) {
     bySource[r.source] = r.n;
   }
+  const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db);
+  return { schemaVersion, ...counts, errors: errorCount, bySource, lastIndexedAt, bytes: indexBytes(file) };
+}
+
+/** The index's size on disk: the database file and its WAL. */
+export function indexBytes(file: string): number {
   let bytes = 0;
   for (const suffix of ['', '-wal']) {
     try {
@@ -144,6 +150,5 @@ export function indexStats(db: ReadableDb, file: string): IndexStats {
       // no WAL file: nothing to add
     }
   }
-  const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db);
-  return { schemaVersion, ...counts, errors: errorCount, bySource, lastIndexedAt, bytes };
+  return bytes;
 }
