@@ -33,11 +33,14 @@ export class CallSession {
 
   constructor(private readonly context: CallContext) {}
 
-  /** The answer to one checked request that arrived at `at`, or null for a notification. */
-  async answer(checked: Checked, at: number): Promise<RpcResponse | null> {
-    if (!checked.ok) return checked.response;
+  /**
+   * The answer to one checked request that arrived at `at`, as the JSON text to send, or null for a
+   * notification. Serialized here once: the activity note counts its bytes, the connection sends it.
+   */
+  async answer(checked: Checked, at: number): Promise<string | null> {
+    if (!checked.ok) return JSON.stringify(checked.response);
     const req = checked.request;
-    const reply = (r: RpcResponse): RpcResponse | null => (req.notification ? null : r);
+    const reply = (r: RpcResponse): string | null => (req.notification ? null : JSON.stringify(r));
     const { timeoutMs } = this.context;
     const waited = Date.now() - at;
     if (waited > timeoutMs) {
@@ -55,11 +58,11 @@ export class CallSession {
     } catch (err) {
       response = toErrorResponse(req.id, err, this.context.log);
     }
-    const bytes = req.notification ? 0 : Buffer.byteLength(JSON.stringify(response));
-    this.note(req.method, req.params, response, conversations, bytes);
+    const text = req.notification ? null : JSON.stringify(response);
+    this.note(req.method, req.params, response, conversations, text === null ? 0 : Buffer.byteLength(text));
     const ms = Date.now() - started;
     if (ms > 1000) this.context.log('warn', `${req.method} took ${ms} ms`);
-    return reply(response);
+    return text;
   }
 
   /** Notes the call for the activity view: every call but the view's own and unknown methods. */

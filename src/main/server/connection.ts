@@ -123,19 +123,19 @@ export class Connection {
     const parsed = parseLine(item.line!.toString('utf8'));
     if (parsed.kind === 'invalid') return JSON.stringify(parsed.response) + '\n';
     if (parsed.kind === 'single') {
-      const response = await this.session.answer(parsed.item, item.at);
-      return response ? JSON.stringify(response) + '\n' : null;
+      const text = await this.session.answer(parsed.item, item.at);
+      return text === null ? null : text + '\n';
     }
     // A batch is its calls in turn, with the same turn-taking as separate lines: other connections
     // are answered between two of its calls. Run as one, a 100-call batch held another client's
     // `status` for over a second (BENCHMARKS.md).
-    const responses: RpcResponse[] = [];
+    const answers: string[] = [];
     for (const [i, one] of parsed.items.entries()) {
       if (i > 0) await turn();
       if (this.closed) return null;
-      const r = await this.session.answer(one, item.at);
-      if (r) responses.push(r);
+      const text = await this.session.answer(one, item.at);
+      if (text !== null) answers.push(text);
     }
-    return responses.length ? JSON.stringify(responses) + '\n' : null;
+    return answers.length ? `[${answers.join(',')}]\n` : null;
   }
 }
