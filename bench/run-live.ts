@@ -95,8 +95,10 @@ export interface DaemonFigures {
   concurrent: Latency;
   callsPerSec: number;
   clients: number;
-  /** Another client's `status` round trip while one client's 100-call batch is being answered. */
+  /** Another client's `status` round trips while one client's 100-call batch is being answered: the slowest. */
   statusDuringBatchMs?: number;
+  /** All of those round trips. */
+  statusDuringBatch?: Latency;
   /** The daemon's resident memory (VmRSS, MB): at rest after its start-up scan, then after each further thousand calls. */
   rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[] };
 }
@@ -141,30 +143,39 @@ function mixedCall(m: Manifest, k: number, ci = 0, callsEach = 1): [string, unkn
 
 /**
  * One client sends a batch of 100 recall_conversations calls on a raw connection; once the daemon is
- * into it, another client asks `status`. Returns that status call's round trip.
+ * into it, another client asks `status`, again and again (10 ms apart) until the batch is answered.
+ * Returns those status round trips.
  */
-async function statusDuringBatch(socket: string, connect: (socket: string) => Promise<Rpc>, m: Manifest): Promise<number> {
+async function statusDuringBatch(socket: string, connect: (socket: string) => Promise<Rpc>, m: Manifest): Promise<Latency> {
   const other = await connect(socket);
   const raw = net.connect(socket);
   await new Promise<void>((resolve, reject) => raw.once('connect', resolve).once('error', reject));
   const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'recall_conversations', params: mixedCall(m, 3 * i + 1)[1] }));
+  let done = false;
   const batchDone = new Promise<void>((resolve) => {
     let buf = '';
     raw.setEncoding('utf8');
     raw.on('data', (d: string) => {
       buf += d;
-      if (buf.endsWith('\n')) resolve();
+      if (buf.endsWith('\n')) {
+        done = true;
+        resolve();
+      }
     });
   });
   raw.write(JSON.stringify(batch) + '\n');
   await sleep(20); // the daemon has read the batch and is answering it
-  const s = performance.now();
-  await other.call('status', {});
-  const ms = performance.now() - s;
+  const samples: number[] = [];
+  while (!done && samples.length < 50) {
+    const s = performance.now();
+    await other.call('status', {});
+    samples.push(performance.now() - s);
+    await sleep(10);
+  }
   await batchDone;
   raw.destroy();
   other.close();
-  return ms;
+  return latency(samples);
 }
 
 /** User + system CPU time of a process so far (Linux /proc; clock ticks are 1/100 s there). */
@@ -256,7 +267,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     for (const c of conns) c.close();
     let calls = samples.length;
     const afterCalls = [{ calls, mb: processRssMB(child.pid) }];
-    const statusDuringBatchMs = await statusDuringBatch(socket, connect, m);
+    const duringBatch = await statusDuringBatch(socket, connect, m);
     calls += 100;
     const more = await Promise.all(Array.from({ length: 10 }, () => connect(socket)));
     while (calls < totalCalls) {
@@ -273,7 +284,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     for (const c of more) c.close();
     return {
       cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients,
-      statusDuringBatchMs, rss: { idleMB, afterCalls },
+      statusDuringBatchMs: duringBatch.max, statusDuringBatch: duringBatch, rss: { idleMB, afterCalls },
     };
   } catch (err) {
     // A failing call is reported in the table rather than ending the whole run.
