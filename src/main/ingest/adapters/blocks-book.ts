@@ -3,8 +3,12 @@
 // of blocks, much as Claude Code's do. Each entry is a `record` named by its line and block, so a file
 // read again (Cursor sometimes rewrites its transcript) yields the same entries.
 import type { ConversationMeta, IngestOp, SourcedRecord } from '../types.js';
-import { blocksOf, callText, resultText } from './claude-code-content.js';
-import { nonEmpty, putCapped, str, titleFromText, type Json } from './text.js';
+import type { AnthropicBlock } from './blocks-shapes.js';
+import { resultText } from './claude-code-content.js';
+import { argSummary, putCapped, titleFromText } from './text.js';
+
+/** Tool-call arguments are a transcript aid, never indexed: a short summary is enough. */
+const CALL_TEXT_MAX = 500;
 
 /** Calls waiting for their result; older ones stay 'pending' (an interrupted turn). */
 const PENDING_CAP = 300;
@@ -43,7 +47,7 @@ export class BlocksBook {
   }
 
   /** One message: `id` names its entries (`<id>#<block>`). */
-  message(id: string, role: 'user' | 'assistant', content: unknown, ts: number | undefined, author?: string): void {
+  message(id: string, role: 'user' | 'assistant', content: AnthropicBlock[], ts: number | undefined, author?: string): void {
     const texts: string[] = [];
     let textAt = 0; // the block the pending text started at: the entry is named after it
     const flush = () => {
@@ -61,53 +65,50 @@ export class BlocksBook {
         }
       }
     };
-    blocksOf(content).forEach((block: Json, i) => {
+    content.forEach((block, i) => {
       switch (block.type) {
         case 'text':
           if (texts.length === 0) textAt = i;
-          texts.push(str(block.text) ?? '');
+          texts.push(block.text);
           return;
         case 'thinking': {
           flush();
-          const text = nonEmpty(block.thinking) ?? nonEmpty(block.text);
+          const text = block.text;
           if (text) this.add({ sourceId: `${id}#${i}`, role: 'assistant', kind: 'thinking', text, indexed: false, ts, author });
           return;
         }
-        case 'tool_use':
-        case 'tool_call': {
+        case 'tool_use': {
           flush();
           const call: SourcedRecord = {
             sourceId: `${id}#${i}`,
             role: 'tool',
             kind: 'tool_call',
-            text: callText(block),
+            text: argSummary(block.input, CALL_TEXT_MAX),
             indexed: false,
-            toolName: str(block.name) ?? str(block.tool) ?? 'tool',
+            toolName: block.name,
             toolStatus: 'pending',
             ts,
           };
           this.add(call);
-          const callId = nonEmpty(block.id);
+          const callId = block.id;
           if (callId) putCapped(this.s.pending, callId, call, PENDING_CAP);
           return;
         }
-        case 'tool_result':
-        case 'tool-result': {
+        case 'tool_result': {
           flush();
-          const callId = nonEmpty(block.tool_use_id);
+          const callId = block.toolUseId;
           const call = callId ? this.s.pending[callId] : undefined;
-          const status = block.is_error === true ? 'error' : 'ok';
+          const status = block.isError ? 'error' : 'ok';
           if (call && callId) {
             delete this.s.pending[callId];
             this.ops.push({ op: 'record', conv: this.conv, entry: { ...call, toolStatus: status } });
           }
-          const toolName = call?.toolName ?? str(block.name);
-          this.add({ sourceId: `${id}#${i}`, role: 'tool', kind: 'tool_result', text: resultText(block.content ?? block.output), indexed: false, toolName, toolStatus: status, ts });
+          const toolName = call?.toolName ?? block.name;
+          this.add({ sourceId: `${id}#${i}`, role: 'tool', kind: 'tool_result', text: resultText(block.content), indexed: false, toolName, toolStatus: status, ts });
           return;
         }
         default:
-          // A newer block type with visible text keeps it; others (images, documents) are left out.
-          if (typeof block.text === 'string') {
+          if (block.text !== undefined) {
             if (texts.length === 0) textAt = i;
             texts.push(block.text);
           }

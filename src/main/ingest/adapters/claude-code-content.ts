@@ -1,28 +1,24 @@
-// Pure helpers for the Claude Code adapter: they read Claude's JSON shapes (content blocks, the
-// wrappers Claude puts around non-prompt user text, file layout) and never touch parser state.
-import { argSummary, baseName, dirName, isObject, isUuid, RESULT_MAX, str, truncate, type Json } from './text.js';
+// Pure helpers for the Claude Code adapter: they read Claude's shapes (content blocks, declared in
+// claude-code-shapes.ts; the wrappers Claude puts around non-prompt user text; file layout) and never
+// touch parser state.
+import type { ClaudeBlock } from './claude-code-shapes.js';
+import { argSummary, baseName, dirName, isObject, isUuid, RESULT_MAX, str, truncate } from './text.js';
 
 /** Tool-call arguments are a transcript aid, never indexed: a short summary is enough. */
 export const CALL_TEXT_MAX = 500;
 
-/** Content is either a plain string or a list of blocks; treat both as blocks. */
-export function blocksOf(content: unknown): Json[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return Array.isArray(content) ? content.filter(isObject) : [];
-}
-
-/** Text of tool-result content (string or text/image blocks); images keep their place as "[image]". */
-export function resultText(content: unknown, max = RESULT_MAX): string {
+/** Text of tool-result content (text/image blocks); images keep their place as "[image]". */
+export function resultText(content: ClaudeBlock[], max = RESULT_MAX): string {
   const parts: string[] = [];
-  for (const block of blocksOf(content)) {
-    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+  for (const block of content) {
+    if (block.type === 'text') parts.push(block.text);
     else if (block.type === 'image') parts.push('[image]');
   }
   return truncate(parts.join('\n'), max);
 }
 
 /** What a tool call did, in one line: its salient argument (command, path, …) or its JSON. */
-export function callText(block: Json): string {
+export function callText(block: Extract<ClaudeBlock, { type: 'tool_use' }>): string {
   return argSummary(block.input, CALL_TEXT_MAX);
 }
 

@@ -4,7 +4,8 @@
 import type { ConversationMeta, EntryRecord, IngestOp } from '../types.js';
 import { subagentParent, type FileInfo } from './claude-code-content.js';
 import { newConv, SUMMARY_CAP, type ClaudeState, type ConvState } from './claude-code-state.js';
-import { isAbsolutePath, nonEmpty, parseTs, preview, putCapped, SUMMARY_MAX, TITLE_MAX, type Json } from './text.js';
+import type { ClaudeLine } from './claude-code-shapes.js';
+import { preview, putCapped, SUMMARY_MAX, TITLE_MAX } from './text.js';
 
 // Title ranks (ConversationMeta.titleRank): the user's own name beats Claude's generated title,
 // which beats a summary line, which beats the first prompt.
@@ -37,9 +38,9 @@ export class Conversations {
    * op also claims the conversation for this file, and a file of sidechain lines only must not
    * claim its parent session.
    */
-  private fileConv(obj: Json): string {
+  private fileConv(line: ClaudeLine): string {
     if (this.s.key === undefined) {
-      const lineSession = nonEmpty(obj.sessionId);
+      const lineSession = line.sessionId;
       if (this.info.agentId !== undefined) {
         this.s.parent = subagentParent(this.info, lineSession);
         this.s.key = `${this.s.parent}/agent-${this.info.agentId}`;
@@ -54,13 +55,13 @@ export class Conversations {
    * The conversation a line belongs to. Sidechain lines inside a main file are a sub-agent's: they
    * go to a child keyed by their agentId. A sub-agent file is all sidechain.
    */
-  private route(obj: Json): string {
-    const key = this.fileConv(obj);
-    if (this.info.agentId !== undefined || obj.isSidechain !== true) {
+  private route(line: ClaudeLine): string {
+    const key = this.fileConv(line);
+    if (this.info.agentId !== undefined || !line.isSidechain) {
       this.ensure(key, this.s.parent);
       return key;
     }
-    const agentId = nonEmpty(obj.agentId);
+    const agentId = line.agentId;
     const child = agentId ? `${key}/agent-${agentId}` : `${key}/sidechain`;
     this.ensure(child, key);
     return child;
@@ -89,15 +90,15 @@ export class Conversations {
   }
 
   /** Context for a message line, moving the conversation's times and workspace forward. */
-  ctx(obj: Json, lineNo: number): LineCtx {
-    const conv = this.route(obj);
+  ctx(line: ClaudeLine, lineNo: number): LineCtx {
+    const conv = this.route(line);
     const cs = this.s.convs[conv]!;
-    const ctx: LineCtx = { conv, cs, uuid: nonEmpty(obj.uuid), parentUuid: nonEmpty(obj.parentUuid), ts: parseTs(obj.timestamp), lineNo };
+    const ctx: LineCtx = { conv, cs, uuid: line.uuid, parentUuid: line.parentUuid, ts: line.timestamp, lineNo };
     const meta: ConversationMeta = {};
     if (ctx.ts !== undefined && cs.createdAt === undefined) meta.createdAt = cs.createdAt = ctx.ts;
     if (ctx.ts !== undefined && ctx.ts > (cs.updatedAt ?? -Infinity)) meta.updatedAt = cs.updatedAt = ctx.ts;
     // The workspace is the latest line's cwd (sessions can move, e.g. into a worktree).
-    if (isAbsolutePath(obj.cwd) && obj.cwd !== cs.cwd) meta.workspace = cs.cwd = obj.cwd;
+    if (line.cwd !== undefined && line.cwd !== cs.cwd) meta.workspace = cs.cwd = line.cwd;
     if (Object.keys(meta).length > 0) this.meta(conv, meta);
     if (ctx.uuid !== undefined) {
       this.matchSummary(ctx);
@@ -126,10 +127,10 @@ export class Conversations {
   // ---- titles and summaries ------------------------------------------------------------------
 
   /** custom-title and ai-title lines name the file's own conversation. */
-  namedTitle(obj: Json, title: string | undefined, rank: number): void {
+  namedTitle(line: ClaudeLine, title: string | undefined, rank: number): void {
     const t = title?.trim();
     if (!t) return;
-    const key = this.fileConv(obj);
+    const key = this.fileConv(line);
     this.setTitle(key, this.ensure(key, this.s.parent), preview(t, TITLE_MAX * 2), rank);
   }
 
@@ -138,9 +139,9 @@ export class Conversations {
    * writes them into other sessions' files (every summary line in the fixtures points outside its
    * own file). So a summary is only used once its leaf shows up in this file; until then it waits.
    */
-  summaryLine(obj: Json): void {
-    const text = nonEmpty(obj.summary)?.trim();
-    const leaf = nonEmpty(obj.leafUuid);
+  summaryLine(line: Extract<ClaudeLine, { type: 'summary' }>): void {
+    const text = line.summary?.trim();
+    const leaf = line.leafUuid;
     if (!text || !leaf) return;
     const last = this.s.last;
     if (last && last.uuid === leaf) this.applySummary(last.conv, text);

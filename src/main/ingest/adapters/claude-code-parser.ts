@@ -1,12 +1,16 @@
-// Turns the lines of one Claude Code session file into ingest ops. Line shapes are read by the pure
-// helpers in claude-code-content.ts and conversations are kept by claude-code-convs.ts; this file
+// Turns the lines of one Claude Code session file into ingest ops. Line shapes are declared in
+// claude-code-shapes.ts, read into text by claude-code-content.ts, and conversations are kept by
+// claude-code-convs.ts; this file
 // keeps what spans lines within a conversation: assistant messages split over lines, tool calls
 // waiting for their result, and the compaction boundary waiting for its summary.
 import { LineError, type EntryRecord, type IngestOp, type LineParser } from '../types.js';
-import { blocksOf, callText, classifyUserText, resultText, type FileInfo } from './claude-code-content.js';
+import { callText, classifyUserText, resultText, type FileInfo } from './claude-code-content.js';
 import { Conversations, RANK, type LineCtx } from './claude-code-convs.js';
 import { PENDING_CAP, restoreState, type ClaudeState, type Part } from './claude-code-state.js';
-import { isObject, nonEmpty, parseJsonObject, preview, putCapped, str, SUMMARY_MAX, titleFromText, type Json } from './text.js';
+import { toClaudeLine, type ClaudeBlock, type ClaudeLine } from './claude-code-shapes.js';
+import { parseJsonObject, preview, putCapped, SUMMARY_MAX, titleFromText } from './text.js';
+
+type Line<T extends ClaudeLine['type']> = Extract<ClaudeLine, { type: T }>;
 
 export class ClaudeParser implements LineParser {
   private readonly s: ClaudeState;
@@ -30,50 +34,47 @@ export class ClaudeParser implements LineParser {
     const obj = parseJsonObject(text);
     if (typeof obj === 'string') throw new LineError(obj);
     this.book.ops = [];
-    switch (obj.type) {
+    const line = toClaudeLine(obj);
+    switch (line.type) {
       case 'user':
-        this.user(obj, lineNo);
+        this.user(line, lineNo);
         break;
       case 'assistant':
-        this.assistant(obj, lineNo);
+        this.assistant(line, lineNo);
         break;
-      case 'system':
-        if (obj.subtype === 'compact_boundary') this.boundary(obj, lineNo);
-        // Other system lines (api_error retries, hook summaries, turn durations, refusals) are
-        // bookkeeping about the run, not conversation.
+      case 'compact_boundary':
+        this.boundary(line, lineNo);
         break;
       case 'summary':
-        this.book.summaryLine(obj);
+        this.book.summaryLine(line);
         break;
       case 'custom-title':
-        this.book.namedTitle(obj, str(obj.customTitle), RANK.custom);
+        this.book.namedTitle(line, line.title, RANK.custom);
         break;
       case 'ai-title':
-        this.book.namedTitle(obj, str(obj.aiTitle), RANK.ai);
+        this.book.namedTitle(line, line.title, RANK.ai);
         break;
-      // file-history-snapshot, queue-operation, progress, attachment, permission-mode, pr-link,
-      // last-prompt, agent-name, worktree-state and types added later: nothing for a transcript.
     }
     return this.book.ops;
   }
 
   // ---- user lines ----------------------------------------------------------------------------
 
-  private user(obj: Json, lineNo: number): void {
-    const msg = obj.message;
-    if (!isObject(msg)) throw new LineError('user line without a message object');
-    const c = this.book.ctx(obj, lineNo);
-    if (obj.isCompactSummary === true) {
+  private user(line: Line<'user'>, lineNo: number): void {
+    const msg = line.message;
+    if (!msg) throw new LineError('user line without a message object');
+    const c = this.book.ctx(line, lineNo);
+    if (line.isCompactSummary) {
       this.compactSummary(c, resultText(msg.content, Infinity));
       return;
     }
     this.s.compaction = undefined;
     const parts: string[] = [];
-    for (const block of blocksOf(msg.content)) {
-      if (block.type === 'tool_result') this.toolResult(c, block);
+    for (const block of msg.content) {
+      if (block.type === 'tool_result' && !block.server) this.toolResult(c, block);
       // isMeta text is injected by Claude Code (skill bodies, caveats), not typed by the user.
-      else if (obj.isMeta === true) continue;
-      else if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+      else if (line.isMeta) continue;
+      else if (block.type === 'text') parts.push(block.text);
       else if (block.type === 'image') parts.push('[image]');
       else if (block.type === 'document') parts.push('[document]');
     }
@@ -107,9 +108,9 @@ export class ClaudeParser implements LineParser {
     else this.book.setTitle(c.conv, c.cs, title, RANK.prompt);
   }
 
-  private toolResult(c: LineCtx, block: Json): void {
-    const status = block.is_error === true ? 'error' : 'ok';
-    const callId = str(block.tool_use_id);
+  private toolResult(c: LineCtx, block: Extract<ClaudeBlock, { type: 'tool_result' }>): void {
+    const status = block.isError ? 'error' : 'ok';
+    const callId = block.toolUseId;
     const call = callId !== undefined ? this.s.pending[callId] : undefined;
     if (call && callId !== undefined) {
       delete this.s.pending[callId];
@@ -121,29 +122,28 @@ export class ClaudeParser implements LineParser {
 
   // ---- assistant lines -----------------------------------------------------------------------
 
-  private assistant(obj: Json, lineNo: number): void {
-    const msg = obj.message;
-    if (!isObject(msg)) throw new LineError('assistant line without a message object');
-    const c = this.book.ctx(obj, lineNo);
+  private assistant(line: Line<'assistant'>, lineNo: number): void {
+    const msg = line.message;
+    if (!msg) throw new LineError('assistant line without a message object');
+    const c = this.book.ctx(line, lineNo);
     this.s.compaction = undefined;
     // Claude writes one line per content block, all with the same message.id: they are one message.
-    const id = str(msg.id) ?? c.uuid ?? `line:${lineNo}`;
+    const id = msg.id ?? c.uuid ?? `line:${lineNo}`;
     if (c.cs.msg?.id !== id) c.cs.msg = { id };
     // API errors and "No response requested." are written as assistant messages by Claude Code itself.
-    const synthetic = msg.model === '<synthetic>' || obj.isApiErrorMessage === true;
-    blocksOf(msg.content).forEach((block, i) => this.assistantBlock(c, block, i, synthetic));
+    const synthetic = msg.model === '<synthetic>' || line.isApiErrorMessage;
+    msg.content.forEach((block, i) => this.assistantBlock(c, block, i, synthetic));
   }
 
-  private assistantBlock(c: LineCtx, block: Json, index: number, synthetic: boolean): void {
-    const type = str(block.type) ?? '';
-    if (type === 'text' && typeof block.text === 'string') {
+  private assistantBlock(c: LineCtx, block: ClaudeBlock, index: number, synthetic: boolean): void {
+    if (block.type === 'text') {
       if (synthetic) this.book.add(c, { role: 'system', kind: 'custom', text: block.text, indexed: false });
       else this.appendText(c, block.text);
-    } else if (type === 'image') this.appendText(c, '[image]');
-    else if (type === 'thinking' && nonEmpty(block.thinking)) this.appendThinking(c, String(block.thinking));
-    else if (type === 'redacted_thinking') this.appendThinking(c, '[redacted thinking]');
-    else if (type === 'tool_use' || type === 'server_tool_use' || type === 'mcp_tool_use') this.toolCall(c, block, index);
-    else if (type.endsWith('_tool_result')) this.toolResult(c, block); // server tools answer in the same message
+    } else if (block.type === 'image') this.appendText(c, '[image]');
+    else if (block.type === 'thinking' && block.thinking) this.appendThinking(c, block.thinking);
+    else if (block.type === 'redacted_thinking') this.appendThinking(c, '[redacted thinking]');
+    else if (block.type === 'tool_use') this.toolCall(c, block, index);
+    else if (block.type === 'tool_result' && block.server) this.toolResult(c, block); // server tools answer in the same message
   }
 
   /** Grows one part of the open message, allocating its seq on first use, and re-emits it. */
@@ -177,16 +177,16 @@ export class ClaudeParser implements LineParser {
     this.book.emit(c.conv, { ...partFields(part), role: 'assistant', kind: 'thinking', text: part.body, indexed: false });
   }
 
-  private toolCall(c: LineCtx, block: Json, index: number): void {
+  private toolCall(c: LineCtx, block: Extract<ClaudeBlock, { type: 'tool_use' }>, index: number): void {
     const entry = this.book.add(c, {
       role: 'tool',
       kind: 'tool_call',
       text: callText(block),
       indexed: false,
-      toolName: str(block.name),
+      toolName: block.name,
       toolStatus: 'pending',
     });
-    const callId = str(block.id) ?? `${c.uuid ?? `line:${c.lineNo}`}#${index}`;
+    const callId = block.id ?? `${c.uuid ?? `line:${c.lineNo}`}#${index}`;
     putCapped(this.s.pending, callId, { conv: c.conv, entry }, PENDING_CAP);
   }
 
@@ -199,11 +199,11 @@ export class ClaudeParser implements LineParser {
    * entry is the compaction entry, and firstKeptSourceId is its own sourceId (the boundary line's
    * uuid), which the store resolves within the same batch.
    */
-  private boundary(obj: Json, lineNo: number): void {
-    const c = this.book.ctx(obj, lineNo);
-    const parent = nonEmpty(obj.logicalParentUuid) ?? c.parentUuid;
+  private boundary(line: Line<'compact_boundary'>, lineNo: number): void {
+    const c = this.book.ctx(line, lineNo);
+    const parent = line.logicalParentUuid ?? c.parentUuid;
     const sourceId = c.uuid ?? `line:${lineNo}`;
-    const text = nonEmpty(obj.content) ?? 'Conversation compacted';
+    const text = line.content ?? 'Conversation compacted';
     const fields = { sourceId, parentSourceId: parent, firstKeptSourceId: sourceId };
     const entry = this.book.add(c, { ...fields, role: 'system', kind: 'compaction', text, indexed: false });
     this.s.compaction = { conv: c.conv, entry };

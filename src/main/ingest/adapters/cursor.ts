@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LineError, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
+import { toAnthropicBlocks } from './blocks-shapes.js';
 import { BlocksBook, newBlocksState, type BlocksState } from './blocks-book.js';
 import { baseName, dirName, isObject, isUuid, nonEmpty, parseJsonObject, preview, SUMMARY_MAX } from './text.js';
 
@@ -97,7 +98,7 @@ class CursorParser implements LineParser {
       const overview = nonEmpty(obj.metadata.overview);
       if (overview) book.meta({ summary: preview(overview, SUMMARY_MAX) });
     } else if (message && (obj.role === 'user' || obj.role === 'assistant')) {
-      book.message(`L${lineNo}`, obj.role, message.content, undefined);
+      book.message(`L${lineNo}`, obj.role, toAnthropicBlocks(message.content), undefined);
     } else if (message || obj.role !== undefined) {
       throw new LineError('cursor: a message line needs role user or assistant and message.content');
     }

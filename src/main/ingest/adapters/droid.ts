@@ -4,6 +4,7 @@
 // `message: {role, content: [blocks]}`. Droid documents no variable that moves ~/.factory.
 import path from 'node:path';
 import { LineError, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
+import { toAnthropicBlocks } from './blocks-shapes.js';
 import { BlocksBook, newBlocksState, type BlocksState } from './blocks-book.js';
 import { baseName, isAbsolutePath, isObject, nonEmpty, parseJsonObject, parseTs, preview, TITLE_MAX } from './text.js';
 import { Stateful } from './stateful.js';
@@ -56,7 +57,7 @@ class DroidParser extends Stateful<DroidState> implements LineParser {
       if (!message || (role !== 'user' && role !== 'assistant')) throw new LineError('droid: a message line needs message.role user or assistant');
       const ts = parseTs(obj.timestamp);
       if (ts !== undefined && this.s.book.updatedAt === undefined) book.meta({ createdAt: ts });
-      book.message(`L${lineNo}`, role, message.content, ts, nonEmpty(message.model));
+      book.message(`L${lineNo}`, role, toAnthropicBlocks(message.content), ts, nonEmpty(message.model));
     } else if (obj.type === undefined) {
       throw new LineError('droid: line has no "type"');
     }
