@@ -37,6 +37,23 @@ describe('the search cache', () => {
     writerDb.close();
   });
 
+  it('reads the best entries, not all of them, once another connection adds more than the limit', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'index.sqlite');
+    const writerDb = openDb(file);
+    addConversations(writerDb, dir, [{ key: 'a', entries: ['the zebra crossing test, a long message about a zebra crossing and more', 'ok'] }]);
+    const reader = openDb(file, { readonly: true });
+    const search = createSearch(reader);
+    expect(search.termEntries('"zebra"', {}, 1)).toHaveLength(1);
+    addConversations(writerDb, dir, [{ key: 'b', entries: ['zebra', 'fixed'] }]);
+    // Two matches now, one asked for: the better one (the short entry), whatever was counted before.
+    const rows = search.termEntries('"zebra"', {}, 1);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]![2]).toBe(Math.min(...search.termEntries('"zebra"', {}, 2).map(([, , rank]) => rank)));
+    reader.close();
+    writerDb.close();
+  });
+
   it('follows writes made through its own connection', () => {
     const dir = tmpDir();
     const db = openDb(path.join(dir, 'index.sqlite'));

@@ -36,6 +36,12 @@ describe('recall queries and the entries_owner index', () => {
     expect(rest).toEqual([]);
     expect(best![2]).toBe(Math.min(...rows.map(([, , rank]) => rank)));
     expect(search.conversationLengths([a, b, ids.get('c')!])).toEqual(new Map([[a, 3], [b, 2], [ids.get('c')!, 1]]));
+    // What the priors read: the same workspace and times as the whole row.
+    const whole = search.conversations([a, b]);
+    expect(search.conversationPlaces([a, b])).toEqual(
+      new Map([a, b].map((id) => { const r = whole.get(id)!; return [id, { id, workspace: r.workspace, created_at: r.created_at, updated_at: r.updated_at }]; })),
+    );
+    expect(search.conversationPlaces([])).toEqual(new Map());
     db.close();
   });
 

@@ -184,10 +184,10 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       const scored = scoreConversations(ctx.search, terms, ctx.bounds)
         .sort((a, b) => b.score - a.score)
         .slice(0, p.candidates);
-      const meta = ctx.search.conversations(scored.map((s) => s.id));
+      const places = ctx.search.conversationPlaces(scored.map((s) => s.id));
       const candidates: Candidate[] = [];
       for (const s of scored) {
-        const row = meta.get(s.id);
+        const row = places.get(s.id);
         if (!row) continue;
         const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays }, cues, p);
         candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
@@ -196,7 +196,8 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       const { kept, reason, detail } = selectSuggestions(candidates, bar, p, ctx.gate.maxHits);
       const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues, ctx.now), updatedAt: c.updatedAt }));
       ranked.sort(byScoreThenRecent);
-      return { ranked, reason, detail, salientTerms, meta };
+      // The suggested conversations' rows are read by the caller (only those few need them whole).
+      return { ranked, reason, detail, salientTerms };
     },
   };
 }

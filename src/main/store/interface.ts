@@ -15,6 +15,7 @@ import type { IngestOp } from './ops.js';
 import type {
   Bounds,
   ConversationMetaRow,
+  ConversationPlaceRow,
   CorpusStats,
   EntryHitRow,
   FieldMaskRow,
@@ -88,6 +89,8 @@ export interface Search {
   entryHits(match: string, bounds: Bounds, limit: number): EntryHitRow[];
   /** Entries per conversation (its length for BM25), for these ids. */
   conversationLengths(ids: readonly number[]): Map<number, number>;
+  /** Workspace and times of these conversations (what the priors read). */
+  conversationPlaces(ids: readonly number[]): Map<number, ConversationPlaceRow>;
   conversations(ids: readonly number[]): Map<number, ConversationMetaRow>;
   /** Entries of one conversation with seq < before matching `match`: best bm25 first (`ranked`), or most recent first. */
   entriesIn(conv: number, match: string, o: { before?: number; limit: number; ranked: boolean }): InConvRow[];

@@ -49,6 +49,9 @@ export type ConversationMetaRow = Pick<
   'id' | 'source' | 'session_id' | 'path' | 'workspace' | 'title' | 'summary' | 'derived_summary' | 'created_at' | 'updated_at' | 'is_subagent' | 'entry_count'
 >;
 
+/** What the priors read of a conversation: where and when it happened. */
+export type ConversationPlaceRow = Pick<ConversationRow, 'id' | 'workspace' | 'created_at' | 'updated_at'>;
+
 /** One term's MATCH strings for `fieldMasks`: which source proves which field. */
 export interface FieldTerm {
   /** conversations_fts MATCH restricted to the title column. */
@@ -227,6 +230,11 @@ export function createSearch(db: ReadableDb): Search {
       `SELECT c.id, c.source, c.session_id, c.path, c.workspace, c.title, c.summary, c.derived_summary, c.created_at, c.updated_at, c.is_subagent, c.entry_count
        FROM conversations c WHERE c.id IN (SELECT value FROM json_each(?))`,
     ),
+    // Only what the priors read, for the hundreds of candidates they are applied to: the whole row (its
+    // title, summaries and path) cost three times as much, and only the few suggested need it.
+    places: db.prepare<[string], ConversationPlaceRow>(
+      'SELECT id, workspace, created_at, updated_at FROM conversations WHERE id IN (SELECT value FROM json_each(?))',
+    ),
     // Only what BM25's length normalization needs: scoring reads it for every candidate (hundreds a
     // query), and the whole row (title, summary, path) cost about as much as the scoring around it.
     conversationLengths: db.prepare<[string], [number, number]>(
@@ -285,6 +293,10 @@ export function createSearch(db: ReadableDb): Search {
     }
     return df;
   };
+
+  // Entries a MATCH finds in the whole index: a walk of the term's doclist (a third of a millisecond for a
+  // word in a few thousand messages), asked before every term's entries are read; cached like df.
+  const entryHits = (match: string): number => cachedDf(`h:${match}`, () => s.ftsHits.get(match)!);
 
   // One statement per term count (the MATCH strings are parameters, the shape only depends on n).
   const maskStatements = new Map<string, Database.Statement<unknown[], FieldMaskRow>>();
@@ -353,7 +365,7 @@ export function createSearch(db: ReadableDb): Search {
     entryCounts: (match: string, bounds: Bounds | null): { rows: number; hits: number } =>
       bounds
         ? { rows: s.rowsIn.get(boundParams(bounds))!, hits: s.hitsIn.get({ ...boundParams(bounds), match })! }
-        : { rows: leadingVarint(s.ftsRows.get() ?? Buffer.alloc(0)), hits: s.ftsHits.get(match)! },
+        : { rows: leadingVarint(s.ftsRows.get() ?? Buffer.alloc(0)), hits: entryHits(match) },
     /** Entries by row id: their number within the conversation and their text. */
     entryTexts: (ids: readonly number[]): Map<number, { seq: number; text: string }> =>
       new Map(ids.length ? s.entryTexts.all(JSON.stringify(ids)).map((r) => [r.id, { seq: r.seq, text: r.text }]) : []),
@@ -364,7 +376,7 @@ export function createSearch(db: ReadableDb): Search {
      */
     termEntries: (match: string, bounds: Bounds, limit: number): TermEntryRow[] => {
       const params = { ...boundParams(bounds), match };
-      return s.ftsHits.get(match)! <= limit ? s.termEntries.all(params) : s.termEntriesBest.all({ ...params, limit });
+      return entryHits(match) <= limit ? s.termEntries.all(params) : s.termEntriesBest.all({ ...params, limit });
     },
     /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
     termsBetween: (from: string, to: string, limit: number): { term: string; doc: number }[] => s.vocabRange.all(from, to, limit),
@@ -424,6 +436,8 @@ export function createSearch(db: ReadableDb): Search {
       s.entryHits.all({ ...boundParams(bounds), match, limit }),
     /** Entries per conversation (its length for BM25), for these ids. */
     conversationLengths: (ids: readonly number[]): Map<number, number> => new Map(ids.length ? s.conversationLengths.all(JSON.stringify(ids)) : []),
+    conversationPlaces: (ids: readonly number[]): Map<number, ConversationPlaceRow> =>
+      new Map(ids.length ? s.places.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
     conversations: (ids: readonly number[]): Map<number, ConversationMetaRow> =>
       new Map(ids.length ? s.meta.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
     /**
