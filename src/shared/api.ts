@@ -217,7 +217,11 @@ export type ExclusionAddParams = z.infer<typeof ExclusionAddParams>;
 export const EmptyParams = z.object({}).strict();
 
 /** integrations.install / .uninstall: the CLI's name for the integration (`throughline install ID`). */
-export const IntegrationParams = z.object({ id: text(40).min(1) });
+export const IntegrationParams = z.object({
+  id: text(40).min(1),
+  /** Change nothing: say what would change (`changed`) and how (`diffs`). */
+  dryRun: z.boolean().optional(),
+});
 export type IntegrationParams = z.infer<typeof IntegrationParams>;
 
 // ---- results ----
@@ -434,6 +438,9 @@ export interface IntegrationChange {
   unchanged: string[];
   backups: string[];
   notes: string[];
+  /** Nothing was written (params.dryRun): `changed` lists what would change, `diffs` how. */
+  dryRun: boolean;
+  diffs: { file: string; diff: string }[];
 }
 
 export interface AppendResult {

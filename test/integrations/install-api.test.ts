@@ -64,6 +64,17 @@ describe('integrations over the api', () => {
     }
   }, 180_000); // one CLI run per installer (eight of them)
 
+  it('a dry run says what would change and how, and writes nothing (the CLI\'s --dry-run is this call)', async () => {
+    const config = path.join(home, '.codex', 'config.toml');
+    const before = fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : null;
+    const dry = await core.api['integrations.install']({ id: 'codex', dryRun: true });
+    expect(dry).toMatchObject({ dryRun: true, integration: { id: 'codex', state: 'absent' } });
+    expect(dry.changed).toContain(config);
+    expect(dry.diffs.find((d) => d.file === config)!.diff).toMatch(/^\+ \[mcp_servers\.throughline\]$/m);
+    expect(fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : null).toBe(before);
+    await expect(dispatch(core.api, 'integrations.install', { id: 'codex', dryRun: 'yes' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/dryRun/) });
+  });
+
   it('reports a config file it cannot read, and changes nothing', async () => {
     const settings = path.join(home, '.claude', 'settings.json');
     fs.mkdirSync(path.dirname(settings), { recursive: true });

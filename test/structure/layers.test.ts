@@ -48,6 +48,16 @@ describe('layers', () => {
     expect(checkLayers(planted).map((v) => `${key(v)}: ${v.rule}`)).toContain('src/main/server/socket.ts -> ../store/db.js: server may not import store');
   });
 
+  test('the CLI reaching past the api (the installers, the socket client, the store) is caught', () => {
+    const plant = (text: string): string[] =>
+      checkLayers(files.map((f) => (f.path === 'src/main/cli/agent-commands.ts' ? { ...f, text: f.text + '\n' + text + '\n' } : f)))
+        .filter((v) => v.file === 'src/main/cli/agent-commands.ts')
+        .map((v) => `${v.imports}: ${v.rule}`);
+    expect(plant("const { INTEGRATIONS } = await import('../integrations/registry.js');")).toEqual(['../integrations/registry.js: cli may not import integrations']);
+    expect(plant("import { connectRpc } from '../client/socket-client.js';")).toEqual(['../client/socket-client.js: cli may not import client']);
+    expect(plant("import { openDb } from '../store/db.js';")).toEqual(['../store/db.js: cli may not import store']);
+  });
+
   test('imports inside comments and strings are not imports', () => {
     const text = "// import { x } from '../api/core.js';\nconst s = \"import { y } from '../api/core.js'\";\nimport { z } from './read.js';\n";
     expect(importsOf({ path: 'src/main/store/x.ts', text })).toEqual(['./read.js']);

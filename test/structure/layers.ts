@@ -50,7 +50,9 @@ export const ALLOWED: Record<Layer, readonly Layer[]> = {
   // The Electron window serves the renderer with the HTTP bridge's static files and security headers.
   app: ['shared', 'base', 'api', 'server'],
   daemon: ['shared', 'base', 'store', 'ingest', 'api', 'server'],
-  cli: ['shared', 'base', 'api', 'integrations', 'client', 'server', 'mcp', 'hook', 'daemon'],
+  // The CLI is a transport over the api (install/uninstall too: api/integrations.ts); it names the
+  // other transports and the daemon only to start them (serve, mcp, hook).
+  cli: ['shared', 'base', 'api', 'server', 'mcp', 'hook', 'daemon'],
   entry: ['shared', 'base', 'store', 'api', 'server', 'app', 'daemon'],
 };
 

@@ -26,6 +26,11 @@ export interface Call<M extends MethodName = MethodName> {
 /** Checks params against the method's schema; the error names the offending field. */
 export function validate(method: string, params: unknown): Call {
   if (!isMethod(method)) throw new ApiError(RPC.METHOD_NOT_FOUND, `Unknown method "${method}".`);
+  return validateCall(method, params);
+}
+
+/** The same for a method known by its name in the code. */
+export function validateCall<M extends MethodName>(method: M, params: unknown): Call<M> {
   return { method, params: parseParams(method, params) };
 }
 
@@ -46,8 +51,8 @@ export async function dispatch(api: Api, method: string, params: unknown, access
   return callApi(api, validate(method, params), access);
 }
 
-/** Runs a validated call; every failure becomes an ApiError with its JSON-RPC code. */
-export async function callApi<M extends MethodName>(api: Api, call: Call<M>, access?: Access): Promise<MethodResults[M]> {
+/** Runs a validated call (on the whole api, or the part of it that has the method); every failure becomes an ApiError with its JSON-RPC code. */
+export async function callApi<M extends MethodName>(api: Pick<Api, M>, call: Call<M>, access?: Access): Promise<MethodResults[M]> {
   const method: Api[M] = api[call.method];
   try {
     return await method(call.params, access);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { dbPathFrom, intFlag, parseFlags, printJson, rawOut, UsageError, type CliIO, type Command } from './command.js';
 import { forPerson } from './human.js';
 import { colorEnabled, columns, createPaint, escapeControls } from './terminal.js';
+import { RPC } from '../../shared/rpc.js';
 
 
 export const serveCommand: Command = {
@@ -114,14 +115,6 @@ to $XDG_STATE_HOME/throughline/hook.log.
   },
 };
 
-async function agentArg(positionals: string[], verb: string) {
-  // The installers, from the one list Settings → Extensions shows too.
-  const { findIntegration, INTEGRATIONS } = await import('../integrations/registry.js');
-  const found = positionals[0] ? findIntegration(positionals[0]) : undefined;
-  if (!found) throw new UsageError(`${verb} takes one of ${INTEGRATIONS.map((i) => i.id).join(', ')}`);
-  return found;
-}
-
 function installCommand(verb: 'install' | 'uninstall'): Command {
   return {
     name: verb,
@@ -150,15 +143,17 @@ overrides it. MCP servers get this shell's socket, index and settings paths pinn
 `,
     async run(args: string[], io: CliIO): Promise<number> {
       const { values, positionals } = parseFlags(args, { 'dry-run': { type: 'boolean' } });
-      const integration = await agentArg(positionals, verb);
-      const agent = integration.id;
-      const { InstallError } = await import('../integrations/files.js');
+      // The api's integrations.install/uninstall, as Settings → Extensions calls them (no index is opened).
+      const { changeIntegration, integrationIds } = await import('../api/integrations.js');
+      const { ApiError } = await import('../api/dispatch.js');
+      const agent = positionals[0];
+      if (!agent) throw new UsageError(`${verb} takes one of ${integrationIds().join(', ')}`);
       let report;
       try {
-        report = integration[verb](io.env, { dryRun: Boolean(values['dry-run']) });
+        report = await changeIntegration(io.env, `integrations.${verb}`, { id: agent, dryRun: Boolean(values['dry-run']) });
       } catch (err) {
         // A file we will not touch (unparseable, a form we cannot edit) is the person's to fix: one line, no stack.
-        if (!(err instanceof InstallError)) throw err;
+        if (!(err instanceof ApiError) || err.code !== RPC.CONFLICT) throw err;
         io.err(`throughline ${verb} ${agent}: ${err.message}\n`);
         return 1;
       }
