@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LineError, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
-import { toAnthropicBlocks } from './blocks-shapes.js';
+import { toCursorLine } from './cursor-shapes.js';
 import { BlocksBook, newBlocksState, type BlocksState } from './blocks-book.js';
-import { baseName, dirName, isObject, isUuid, nonEmpty, parseJsonObject, preview, SUMMARY_MAX } from './text.js';
+import { baseName, dirName, isObject, isUuid, parseJsonObject, preview, SUMMARY_MAX } from './text.js';
 
 interface CursorState {
   v: 'cursor-1';
@@ -88,18 +88,17 @@ class CursorParser implements LineParser {
     const obj = parseJsonObject(text);
     if (typeof obj === 'string') throw new LineError(`cursor: ${obj}`);
     const book = this.book();
-    const message = isObject(obj.message) ? obj.message : undefined;
-    if (obj.type === 'turn_ended') {
-      if (obj.status === 'error' || obj.status === 'aborted') {
-        const reason = nonEmpty(obj.error) ?? (obj.status === 'aborted' ? 'Interrupted' : 'The turn ended with an error');
+    const line = toCursorLine(obj);
+    if (line.type === 'turn_ended') {
+      if (line.status !== 'other') {
+        const reason = line.error ?? (line.status === 'aborted' ? 'Interrupted' : 'The turn ended with an error');
         book.notice(`L${lineNo}`, reason, undefined, 'turn_ended');
       }
-    } else if (obj.type === 'metadata' && isObject(obj.metadata)) {
-      const overview = nonEmpty(obj.metadata.overview);
-      if (overview) book.meta({ summary: preview(overview, SUMMARY_MAX) });
-    } else if (message && (obj.role === 'user' || obj.role === 'assistant')) {
-      book.message(`L${lineNo}`, obj.role, toAnthropicBlocks(message.content), undefined);
-    } else if (message || obj.role !== undefined) {
+    } else if (line.type === 'metadata') {
+      if (line.overview) book.meta({ summary: preview(line.overview, SUMMARY_MAX) });
+    } else if (line.type === 'message') {
+      book.message(`L${lineNo}`, line.role, line.content, undefined);
+    } else if (line.type === 'malformed') {
       throw new LineError('cursor: a message line needs role user or assistant and message.content');
     }
     // Other line types (newer Cursor builds): skipped, so the format can grow.

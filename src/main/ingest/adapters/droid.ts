@@ -4,9 +4,9 @@
 // `message: {role, content: [blocks]}`. Droid documents no variable that moves ~/.factory.
 import path from 'node:path';
 import { LineError, type IngestOp, type LineAdapter, type LineParser } from '../types.js';
-import { toAnthropicBlocks } from './blocks-shapes.js';
 import { BlocksBook, newBlocksState, type BlocksState } from './blocks-book.js';
-import { baseName, isAbsolutePath, isObject, nonEmpty, parseJsonObject, parseTs, preview, TITLE_MAX } from './text.js';
+import { toDroidLine } from './droid-shapes.js';
+import { baseName, isObject, parseJsonObject, preview, TITLE_MAX } from './text.js';
 import { Stateful } from './stateful.js';
 
 interface DroidState {
@@ -36,29 +36,26 @@ class DroidParser extends Stateful<DroidState> implements LineParser {
   line(text: string, lineNo: number): IngestOp[] {
     const obj = parseJsonObject(text);
     if (typeof obj === 'string') throw new LineError(`droid: ${obj}`);
-    if (obj.type === 'session_start') {
-      const id = nonEmpty(obj.id);
-      if (id && this.s.key === undefined) this.s.key = id;
-    }
+    const line = toDroidLine(obj);
+    if (line.type === 'session_start' && line.id && this.s.key === undefined) this.s.key = line.id;
     const book = this.book();
-    if (obj.type === 'session_start') {
+    if (line.type === 'session_start') {
       const meta: Parameters<BlocksBook['meta']>[0] = {};
-      if (isAbsolutePath(obj.cwd) && obj.cwd !== this.s.cwd) meta.workspace = this.s.cwd = obj.cwd;
+      if (line.cwd !== undefined && line.cwd !== this.s.cwd) meta.workspace = this.s.cwd = line.cwd;
       // Droid names the session itself (sessionTitle, else title): that beats the first prompt.
-      const title = nonEmpty(obj.sessionTitle) ?? nonEmpty(obj.title);
+      const title = line.title;
       if (title && this.s.book.titleRank <= 2) {
         this.s.book.titleRank = 2;
         Object.assign(meta, { title: preview(title, TITLE_MAX), titleRank: 2 });
       }
       if (Object.keys(meta).length) book.meta(meta);
-    } else if (obj.type === 'message') {
-      const message = isObject(obj.message) ? obj.message : undefined;
-      const role = message?.role;
-      if (!message || (role !== 'user' && role !== 'assistant')) throw new LineError('droid: a message line needs message.role user or assistant');
-      const ts = parseTs(obj.timestamp);
+    } else if (line.type === 'message') {
+      const message = line.message;
+      if (!message) throw new LineError('droid: a message line needs message.role user or assistant');
+      const ts = line.timestamp;
       if (ts !== undefined && this.s.book.updatedAt === undefined) book.meta({ createdAt: ts });
-      book.message(`L${lineNo}`, role, toAnthropicBlocks(message.content), ts, nonEmpty(message.model));
-    } else if (obj.type === undefined) {
+      book.message(`L${lineNo}`, message.role, message.content, ts, message.model);
+    } else if (line.type === 'untyped') {
       throw new LineError('droid: line has no "type"');
     }
     // Other line types (newer Droid versions): skipped, so the format can grow.
