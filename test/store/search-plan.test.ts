@@ -69,4 +69,32 @@ describe('recall queries and the entries_owner index', () => {
     expect(plan).not.toContain(':=');
     db.close();
   });
+
+  it('tells a title match from a summary the agent wrote, in id order, within the limit', () => {
+    const dir = tmpDir();
+    const db = openDb(path.join(dir, 'index.sqlite'));
+    const ids = addConversations(db, dir, [
+      { key: 'a', title: 'zebra plans', entries: ['hello', 'hi'] },
+      { key: 'b', title: 'b', summary: 'a zebra summary', entries: ['hello', 'hi'] },
+      // No summary of its own: the one derived from its first request does not count.
+      { key: 'c', title: 'c', entries: ['zebra crossing request', 'done'] },
+      { key: 'd', title: 'zebra d', summary: 'zebra again', entries: ['hello', 'hi'] },
+      { key: 'e', title: 'e', entries: ['nothing', 'here'] },
+    ]);
+    const [a, b, d] = ['a', 'b', 'd'].map((k) => ids.get(k)!);
+    const search = createSearch(db);
+    const match = { title: '{title} : ("zebra")', summary: '{summary} : ("zebra")' };
+    expect(search.titleOrOwnSummary(match, {}, 100)).toEqual([
+      { id: a, title: true, summary: false },
+      { id: b, title: false, summary: true },
+      { id: d, title: true, summary: true },
+    ]);
+    // The limit takes the first conversations by id, whichever column they match in.
+    expect(search.titleOrOwnSummary(match, {}, 2)).toEqual([
+      { id: a, title: true, summary: false },
+      { id: b, title: false, summary: true },
+    ]);
+    expect(search.titleOrOwnSummary(match, { exclude: [a!] }, 1)).toEqual([{ id: b, title: false, summary: true }]);
+    db.close();
+  });
 });

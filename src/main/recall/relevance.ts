@@ -211,7 +211,8 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
         a.tf[slot]!++;
         if (exact) markExact(a, ti);
       }
-      for (const f of search.titleOrOwnSummary(matchAll([m.clause], { columns: ['title', 'summary'] })!, bounds, FIELD_LIMIT)) {
+      const fields = { title: matchAll([m.clause], { columns: ['title'] })!, summary: matchAll([m.clause], { columns: ['summary'] })! };
+      for (const f of search.titleOrOwnSummary(fields, bounds, FIELD_LIMIT)) {
         const a = acc(f.id);
         a.fields[slot]! |= (f.title ? 1 : 0) | (f.summary ? 2 : 0);
         if (exact) markExact(a, ti);

@@ -81,8 +81,8 @@ export interface Search {
   fieldMasks(terms: readonly FieldTerm[], bounds: Bounds): FieldMaskRow[];
   /** Conversations whose title/summary/workspace (per the MATCH's column filter) match; unranked. */
   fieldMatches(match: string, bounds: Bounds, limit: number): number[];
-  /** Conversations whose title or own (agent-written) summary match a title+summary column filter, with which of the two. */
-  titleOrOwnSummary(match: string, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[];
+  /** Conversations whose title or own (agent-written) summary match (one MATCH per column: a single clause), with which of the two. */
+  titleOrOwnSummary(match: { title: string; summary: string }, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[];
   /** One ranked probe: conversations by their best matching entry's bm25. */
   probe(match: string, bounds: Bounds, limit: number): ProbeRow[];
   /** Matching entries (for co-occurrence within one entry). */

@@ -188,11 +188,11 @@ export function createSearch(db: ReadableDb): Search {
       `SELECT f.rowid AS id FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
        WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
-    // bm25 weighted to one column is 0 exactly when the match is not in that column: one statement
-    // says which of title and summary a term is in (few rows; a statement each cost more than both).
-    titleSummary: db.prepare<BoundParams & { match: string; limit: number }, [number, number, number, number]>(
-      `SELECT f.rowid, bm25(conversations_fts, 1, 0, 0), bm25(conversations_fts, 0, 1, 0), c.summary IS NOT NULL
-       FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
+    // Conversations matching a one-column MATCH, in rowid order, with whether the agent wrote a summary.
+    // One statement per column costs less than one for both that tells the columns apart with a
+    // column-weighted bm25() per row (its length lookup twice a row: 1.5x at 10k).
+    columnHits: db.prepare<BoundParams & { match: string; limit: number }, [number, number]>(
+      `SELECT f.rowid, c.summary IS NOT NULL FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
        WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ).raw(),
     // bm25() cannot run inside an aggregate, so the matches are materialized first.
@@ -421,14 +421,31 @@ export function createSearch(db: ReadableDb): Search {
     fieldMatches: (match: string, bounds: Bounds, limit: number): number[] =>
       s.fields.all({ ...boundParams(bounds), match, limit }).map((r) => r.id),
     /**
-     * Conversations whose title or summary match `match` (a title+summary column filter), with which of
-     * the two, at most `limit`. Only a summary the agent wrote counts: the one derived from the first
-     * request and the last reply holds words the messages already count.
+     * Conversations whose title or summary match (`match`: one clause restricted to each column), with
+     * which of the two, at most `limit`. Only a summary the agent wrote counts: the one derived from the
+     * first request and the last reply holds words the messages already count.
      */
-    titleOrOwnSummary: (match: string, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[] =>
-      s.titleSummary.all({ ...boundParams(bounds), match, limit }).flatMap(([id, title, summary, own]) =>
-        title !== 0 || (summary !== 0 && own) ? [{ id, title: title !== 0, summary: summary !== 0 && own === 1 }] : [],
-      ),
+    titleOrOwnSummary: (match: { title: string; summary: string }, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[] => {
+      const b = boundParams(bounds);
+      const title = s.columnHits.all({ ...b, match: match.title, limit });
+      const summary = s.columnHits.all({ ...b, match: match.summary, limit });
+      // The first `limit` conversations matching in either column, by id (each list holds all of those
+      // within its own cut), as one statement over both columns would have found them.
+      const out: { id: number; title: boolean; summary: boolean }[] = [];
+      let t = 0;
+      let u = 0;
+      for (let n = 0; n < limit && (t < title.length || u < summary.length); n++) {
+        const tid = t < title.length ? title[t]![0] : Infinity;
+        const uid = u < summary.length ? summary[u]![0] : Infinity;
+        const id = Math.min(tid, uid);
+        const own = (tid === id ? title[t]![1] : summary[u]![1]) === 1;
+        const inSummary = uid === id && own;
+        if (tid === id || inSummary) out.push({ id, title: tid === id, summary: inSummary });
+        if (tid === id) t++;
+        if (uid === id) u++;
+      }
+      return out;
+    },
     /** One ranked probe: conversations by their best matching entry's bm25. */
     probe: (match: string, bounds: Bounds, limit: number): ProbeRow[] => s.probe.all({ ...boundParams(bounds), match, limit }),
     /** Matching entries (for co-occurrence within one entry). */
