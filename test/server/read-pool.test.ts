@@ -7,6 +7,7 @@ import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { connectRpc, type RpcClient } from '../../src/main/client/socket-client.js';
 import { createReadPool } from '../../src/main/api/read-pool.js';
 import { localReads } from '../../src/main/api/read-calls.js';
+import { withDeadline } from '../../src/main/api/call-deadline.js';
 import { createRecall } from '../../src/main/recall/index.js';
 import { openDb } from '../../src/main/store/db.js';
 import type { RecallResult } from '../../src/shared/api.js';
@@ -120,6 +121,27 @@ describe('reader threads', () => {
       expect(await pool.ready()).toBe(0);
       expect((await pool.reads.recall({ query: SHARED_TERM, workspace: 'all' })).hits.length).toBe(2);
       expect(logged.some((m) => /did not start/.test(m))).toBe(true);
+    } finally {
+      await pool.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('refuse a call still queued past its deadline instead of running it, and run the others', async () => {
+    const dir = tempDir();
+    const index = await buildIndex(dir);
+    const db = openDb(index.dbPath, { readonly: true });
+    const pool = createReadPool({ dbPath: index.dbPath, size: 1, fallback: localReads(createRecall(db)) });
+    try {
+      expect(await pool.ready()).toBe(1);
+      // The only thread takes the first call; the next two wait for it. One of them is past its
+      // deadline (the socket has refused it already): a thread would answer nobody.
+      const running = pool.reads.recall({ query: SHARED_TERM, workspace: 'all' });
+      const expired = withDeadline(Date.now() - 1, () => pool.reads.recall({ query: SHARED_TERM, workspace: 'all' }));
+      const awaited = withDeadline(Date.now() + 60_000, () => pool.reads.recall({ query: SHARED_TERM, workspace: 'all' }));
+      await expect(expired).rejects.toMatchObject({ code: -32001 });
+      expect((await running).hits.length).toBe(2);
+      expect((await awaited).hits.length).toBe(2);
     } finally {
       await pool.close();
       db.close();

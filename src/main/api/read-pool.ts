@@ -5,6 +5,8 @@
 // - Fairness: calls wait in one first-come queue and each free reader takes the oldest. A socket
 //   connection has one call out at a time (socket.ts answers its calls in order), so under load the
 //   readers serve the connections in turn.
+// - A call whose deadline (call-deadline.ts: the socket's time limit) passed while it waited is
+//   refused instead of run: its caller has its refusal already, and a thread is free for the next.
 // - Read-your-writes: a write commits on the main thread before its answer is sent, and a reader
 //   starts a new read transaction for every call, so a call sent after an answer sees that write.
 // - A reader that stops (a crash, an exception outside a call, being terminated) is replaced; the
@@ -19,6 +21,9 @@ import { Worker } from 'node:worker_threads';
 import type { Recall } from '../recall/index.js';
 import { RecallError } from '../recall/errors.js';
 import { StoreError } from '../store/db.js';
+import { RPC } from '../../shared/rpc.js';
+import { callDeadline } from './call-deadline.js';
+import { ApiError } from './dispatch.js';
 import { NotFoundError } from './errors.js';
 import { callReads, type ReadCall, type ReadMethod, type ReadReply, type Reads, type ReaderStart, type ThreadError } from './read-calls.js';
 
@@ -95,6 +100,8 @@ function fromThread(e: ThreadError): Error {
 interface Job {
   id: number;
   call: ReadCall;
+  /** Date.now() after which nobody waits for the answer; null: none. */
+  deadline: number | null;
   /** Readers it has been given to. */
   tries: number;
   resolve(value: unknown): void;
@@ -186,19 +193,29 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       return;
     }
     for (const reader of readers) {
-      if (!queue.length) return;
       if (!reader.ready || reader.job) continue;
-      const job = queue.shift()!;
+      const job = nextLive();
+      if (!job) return;
       job.tries++;
       reader.job = job;
       reader.worker.postMessage({ id: job.id, call: job.call });
     }
   }
 
+  /** The oldest queued call still awaited; those past their deadline are refused on the way. */
+  function nextLive(): Job | undefined {
+    const now = Date.now();
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      if (job.deadline === null || now <= job.deadline) return job;
+      job.reject(new ApiError(RPC.TIMEOUT, `Refused: ${job.call.method} waited for a reader past its time limit.`));
+    }
+    return undefined;
+  }
+
   function submit(call: ReadCall): Promise<unknown> {
     if (closed || !readyCount()) return callReads(options.fallback, call);
     return new Promise((resolve, reject) => {
-      queue.push({ id: nextId++, call, tries: 0, resolve, reject });
+      queue.push({ id: nextId++, call, deadline: callDeadline(), tries: 0, resolve, reject });
       settle();
       pump();
     });

@@ -1,6 +1,7 @@
 // Who is calling on one connection, and how each of its calls is answered: the auth handshake, the
 // access policy, the time limit, and the note for the activity view.
 import type { Api } from '../../shared/api.js';
+import { withDeadline } from '../api/call-deadline.js';
 import { ApiError } from '../api/dispatch.js';
 import { RPC } from '../../shared/rpc.js';
 import { authAnswer, authenticate, guardedCall, localUser, parseAuth, summarizeParams, type AuthParams, type Principal } from '../api/access-policy.js';
@@ -52,7 +53,9 @@ export class CallSession {
     let response: RpcResponse;
     let conversations: number[] = [];
     try {
-      const outcome = await withTimeout(guardedCall(this.context.api, this.principal, req.method, req.params), timeoutMs - waited, req.method);
+      // The deadline reaches the read pool, which drops the call if it is still queued by then.
+      const call = withDeadline(at + timeoutMs, () => guardedCall(this.context.api, this.principal, req.method, req.params));
+      const outcome = await withTimeout(call, timeoutMs - waited, req.method);
       conversations = outcome.conversations;
       response = resultResponse(req.id, outcome.result);
     } catch (err) {
