@@ -432,15 +432,19 @@ export interface IntegrationInfo {
 }
 
 /** What install/uninstall did (as `throughline install --json` prints it), and the state after. */
-export interface IntegrationChange {
-  integration: IntegrationInfo;
+/** What an install or uninstall did (or, with dryRun, would do). */
+export interface InstallReport {
   changed: string[];
   unchanged: string[];
   backups: string[];
   notes: string[];
-  /** Nothing was written (params.dryRun): `changed` lists what would change, `diffs` how. */
+  /** Nothing was written: `changed` lists what would change, `diffs` how. */
   dryRun: boolean;
   diffs: { file: string; diff: string }[];
+}
+
+export interface IntegrationChange extends InstallReport {
+  integration: IntegrationInfo;
 }
 
 export interface AppendResult {

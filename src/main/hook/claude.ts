@@ -8,9 +8,8 @@
 // never fails the user's prompt: every error ends in exit 0, no output, and a line in the hook log.
 //
 // This module is on the hook's fast path: Node built-ins and the small hook modules only.
-import fs from 'node:fs';
 import type { SuggestParams } from '../../shared/api.js';
-import { eachLine } from './read-head.js';
+import { noOtherPrompt, transcriptAt } from './read-head.js';
 import { parseHookInput, type HookInput } from './hook-input.js';
 import { readRecallSwitches } from './recall-settings.js';
 import { DEFAULT_BUDGET_MS, hookSuggest, resolvePaths, type HookOptions } from './suggest.js';
@@ -43,29 +42,14 @@ function promptText(entry: Record<string, unknown>): string | null {
 /** True when the transcript has no user prompt other than (possibly) the one being submitted. */
 export async function isFirstPrompt(transcriptPath: string | null | undefined, prompt: string): Promise<boolean> {
   if (!transcriptPath) return true;
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(transcriptPath);
-  } catch {
-    return true;
-  }
+  const transcript = transcriptAt(transcriptPath);
+  if (transcript.kind === 'absent') return true;
   // A FIFO or device would block the read: not a transcript Claude Code wrote, so not a first prompt either.
-  if (!st.isFile()) return false;
-  let earlier = false;
-  const whole = eachLine(transcriptPath, HEAD_LIMIT, (line) => {
-    if (!line.includes('"user"')) return false;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      return false;
-    }
-    const text = promptText(entry);
-    earlier = text !== null && text.trim() !== prompt.trim();
-    return earlier;
+  if (transcript.kind === 'special') return false;
+  return noOtherPrompt(transcriptPath, HEAD_LIMIT, '"user"', (entry) => {
+    const text = typeof entry === 'object' && entry !== null ? promptText(entry as Record<string, unknown>) : null;
+    return text !== null && text.trim() !== prompt.trim();
   });
-  // Read to its end without an earlier prompt; a head that long is a session past its start.
-  return !earlier && whole;
 }
 
 /** The line that lets the model name its own conversation to the history tools. */

@@ -8,8 +8,7 @@
 //
 // The transcript is the session's rollout file: every prompt the person typed is an
 // `event_msg` of type `user_message` there (other role:user items are Codex's own context).
-import fs from 'node:fs';
-import { eachLine } from './read-head.js';
+import { noOtherPrompt, transcriptAt } from './read-head.js';
 import type { HookInput } from './hook-input.js';
 import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
 import { hookJson, promptContext, runHookOn } from './claude.js';
@@ -27,27 +26,13 @@ const HEAD_LIMIT = 8 * 1024 * 1024;
  */
 export function codexIsFirstPrompt(transcriptPath: string | null | undefined, prompt: string): boolean {
   if (!transcriptPath) return false;
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(transcriptPath);
-  } catch {
-    return true;
-  }
-  if (!st.isFile()) return false;
-  let earlier = false;
-  const whole = eachLine(transcriptPath, HEAD_LIMIT, (line) => {
-    if (!line.includes('"user_message"')) return false;
-    let record: { type?: unknown; payload?: { type?: unknown; message?: unknown } };
-    try {
-      record = JSON.parse(line);
-    } catch {
-      return false;
-    }
+  const transcript = transcriptAt(transcriptPath);
+  if (transcript.kind !== 'file') return transcript.kind === 'absent';
+  return noOtherPrompt(transcriptPath, HEAD_LIMIT, '"user_message"', (parsed) => {
+    const record = (parsed ?? {}) as { type?: unknown; payload?: { type?: unknown; message?: unknown } };
     const p = record.payload;
-    earlier = record.type === 'event_msg' && p?.type === 'user_message' && typeof p.message === 'string' && p.message.trim() !== prompt.trim();
-    return earlier;
+    return record.type === 'event_msg' && p?.type === 'user_message' && typeof p.message === 'string' && p.message.trim() !== prompt.trim();
   });
-  return !earlier && whole;
 }
 
 export async function codexHookOutput(input: CodexHookInput, options: HookOptions = {}, deadline = Date.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS)): Promise<string> {

@@ -7,8 +7,7 @@
 // Gemini records the user's message after BeforeAgent has run, so a transcript holding any user
 // message means this is not the first prompt. Transcripts are JSONL (one record a line) in current
 // versions and one pretty-printed JSON object ({messages: […]}) in older ones.
-import fs from 'node:fs';
-import { eachLine } from './read-head.js';
+import { eachLine, transcriptAt } from './read-head.js';
 import type { HookInput } from './hook-input.js';
 import { DEFAULT_BUDGET_MS, type HookOptions } from './suggest.js';
 import { promptContext, runHookOn } from './claude.js';
@@ -32,13 +31,9 @@ const isOtherPrompt = (record: unknown, prompt: string): boolean =>
 /** True when the transcript holds no user message other than (possibly) this prompt. */
 export async function geminiIsFirstPrompt(transcriptPath: string | null | undefined, prompt: string): Promise<boolean> {
   if (!transcriptPath) return true;
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(transcriptPath);
-  } catch {
-    return true;
-  }
-  if (!st.isFile() || st.size > HEAD_LIMIT) return false;
+  const transcript = transcriptAt(transcriptPath);
+  if (transcript.kind === 'absent') return true;
+  if (transcript.kind === 'special' || transcript.size > HEAD_LIMIT) return false;
   const whole: string[] = [];
   let jsonl = true;
   let earlier = false;

@@ -33,6 +33,43 @@ export function eachLine(file: string, limit: number, onLine: (line: string) => 
   }
 }
 
+/**
+ * A transcript as the hooks find it: not written yet, not a regular file (a FIFO or a device: a read
+ * would block, and no agent writes its transcript there), or a file of `size` bytes.
+ */
+export type Transcript = { kind: 'absent' } | { kind: 'special' } | { kind: 'file'; size: number };
+
+export function transcriptAt(file: string): Transcript {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return { kind: 'absent' };
+  }
+  return st.isFile() ? { kind: 'file', size: st.size } : { kind: 'special' };
+}
+
+/**
+ * True when a JSONL transcript, read from its start, ends within `limit` bytes with no record that
+ * `isOtherPrompt` takes for an earlier prompt of the person's (only lines holding `marker` are
+ * parsed). A head longer than `limit` is a session past its start: false.
+ */
+export function noOtherPrompt(file: string, limit: number, marker: string, isOtherPrompt: (record: unknown) => boolean): boolean {
+  let earlier = false;
+  const whole = eachLine(file, limit, (line) => {
+    if (!line.includes(marker)) return false;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return false;
+    }
+    earlier = isOtherPrompt(record);
+    return earlier;
+  });
+  return !earlier && whole;
+}
+
 /** All of stdin (at most `max` bytes), read asynchronously so a deadline timer can still fire. */
 export function readStdin(max: number): Promise<string> {
   return new Promise((resolve, reject) => {

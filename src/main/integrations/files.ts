@@ -6,19 +6,12 @@ import path from 'node:path';
 import { packageRoot } from '../package-root.js';
 import { defaultDbPath, defaultSettingsPath, defaultSocketPath } from '../paths-light.js';
 import { KindError } from '../../shared/errors.js';
+import type { InstallReport } from '../../shared/api.js';
 
 export class InstallError extends KindError<'unreadable' | 'conflict' | 'missing'> {}
 
-/** What install/uninstall did (or, with dryRun, would do), for the CLI to print. */
-export interface InstallReport {
-  changed: string[];
-  unchanged: string[];
-  backups: string[];
-  notes: string[];
-  /** Nothing was written: `changed` lists what would change, `diffs` how. */
-  dryRun: boolean;
-  diffs: { file: string; diff: string }[];
-}
+/** What install/uninstall did (or, with dryRun, would do): the api's answer, less the integration's state. */
+export type { InstallReport };
 
 export const emptyReport = (dryRun = false): InstallReport => ({ changed: [], unchanged: [], backups: [], notes: [], dryRun, diffs: [] });
 
