@@ -7,25 +7,13 @@
 // Events of a sub-agent carry the parentToolCallId of the task call that started it.
 import path from 'node:path';
 import { LineError, type ConversationMeta, type IngestOp, type LineAdapter, type LineParser, type SourcedRecord } from '../types.js';
-import {
-  argSummary,
-  baseName,
-  dirName,
-  isAbsolutePath,
-  isObject,
-  nonEmpty,
-  parseJsonObject,
-  parseTs,
-  putCapped,
-  RESULT_MAX,
-  str,
-  titleFromText,
-  truncate,
-  type Json,
-} from './text.js';
+import { toCopilotEvent, type CopilotEvent } from './copilot-shapes.js';
+import { argSummary, baseName, dirName, isObject, parseJsonObject, putCapped, RESULT_MAX, str, titleFromText, truncate } from './text.js';
 import { Stateful } from './stateful.js';
 
 const CALL_TEXT_MAX = 500;
+
+type Event<T extends CopilotEvent['type']> = Extract<CopilotEvent, { type: T }>;
 /** Calls waiting for their result; older ones stay 'pending' (an interrupted turn). */
 const PENDING_CAP = 300;
 
@@ -66,14 +54,12 @@ class CopilotParser extends Stateful<CopilotState> implements LineParser {
     if (typeof obj === 'string') throw new LineError(`copilot: ${obj}`);
     const type = str(obj.type);
     if (!type) throw new LineError('copilot: event has no "type"');
-    const data = isObject(obj.data) ? obj.data : {};
     // Entries are named by their line, not the event id: ids are unique in real logs but not in
     // scrubbed ones, and a repeated id would make one event replace another.
     const id = `L${lineNo}`;
-    const ts = parseTs(obj.timestamp);
     this.ops = [];
     try {
-      this.event(type, id, data, ts);
+      this.event(id, toCopilotEvent(type, obj));
     } catch (err) {
       // A record nested deeper than the stack allows (JSON.parse takes it, walking it does not).
       if (err instanceof RangeError) throw new LineError(`copilot: event nested too deeply (${err.message})`);
@@ -82,49 +68,36 @@ class CopilotParser extends Stateful<CopilotState> implements LineParser {
     return this.ops;
   }
 
-  private event(type: string, id: string, data: Json, ts: number | undefined): void {
-    switch (type) {
+  private event(id: string, e: CopilotEvent): void {
+    switch (e.type) {
       case 'session.start':
       case 'session.resume':
-        this.start(data, ts);
-        break;
+        return this.start(e);
       case 'user.message':
-        this.user(id, data, ts);
-        break;
+        return this.user(id, e);
       case 'assistant.message':
-        this.assistant(id, data, ts);
-        break;
-      case 'assistant.reasoning': {
-        const text = nonEmpty(data.content);
-        if (text) this.add(data, ts, { sourceId: id, role: 'assistant', kind: 'thinking', text, indexed: false });
-        break;
-      }
+        return this.assistant(id, e);
+      case 'assistant.reasoning':
+        if (e.content) this.add(e, { sourceId: id, role: 'assistant', kind: 'thinking', text: e.content, indexed: false });
+        return;
       case 'tool.execution_start':
-        this.callStarted(id, data, ts);
-        break;
+        return this.callStarted(id, e);
       case 'tool.execution_complete':
-        this.callDone(id, data, ts);
-        break;
+        return this.callDone(id, e);
       case 'subagent.started':
-        this.subagent(data);
-        break;
+        return this.subagent(e);
       case 'session.compaction_complete':
-        this.compaction(id, data, ts);
-        break;
+        return this.compaction(id, e);
       case 'session.error':
-      case 'abort': {
-        const text = nonEmpty(data.message) ?? nonEmpty(data.reason) ?? type;
-        this.add(data, ts, { sourceId: id, role: 'system', kind: 'custom', author: type, text, indexed: false });
-        break;
-      }
-      // Model changes, hooks, usage, system prompts, turn markers, shutdown: bookkeeping, not conversation.
+      case 'abort':
+        this.add(e, { sourceId: id, role: 'system', kind: 'custom', author: e.type, text: e.message ?? e.type, indexed: false });
+        return;
     }
   }
 
   /** The session's own conversation, or a sub-agent's (events with a parentToolCallId). */
-  private conv(data: Json): string {
+  private conv(parentCall: string | undefined): string {
     const key = (this.s.key ??= sessionIdFromPath(this.file));
-    const parentCall = nonEmpty(data.parentToolCallId);
     const conv = parentCall ? `${key}/${parentCall}` : key;
     if (!this.s.threads[conv]) {
       this.s.threads[conv] = { titleRank: 0 };
@@ -139,8 +112,9 @@ class CopilotParser extends Stateful<CopilotState> implements LineParser {
     this.ops.push({ op: 'conversation', conv, meta });
   }
 
-  private add(data: Json, ts: number | undefined, entry: SourcedRecord): SourcedRecord {
-    const conv = this.conv(data);
+  private add(e: CopilotEvent, entry: SourcedRecord): SourcedRecord {
+    const conv = this.conv(e.parentToolCallId);
+    const ts = e.timestamp;
     const record = { ...entry, ts };
     this.ops.push({ op: 'record', conv, entry: record });
     const cs = this.s.threads[conv]!;
@@ -151,28 +125,23 @@ class CopilotParser extends Stateful<CopilotState> implements LineParser {
     return record;
   }
 
-  private start(data: Json, ts: number | undefined): void {
-    const id = nonEmpty(data.sessionId);
-    if (id && this.s.key === undefined) this.s.key = id;
-    const conv = this.conv({});
+  private start(e: Event<'session.start' | 'session.resume'>): void {
+    if (e.sessionId && this.s.key === undefined) this.s.key = e.sessionId;
+    const conv = this.conv(undefined);
     const cs = this.s.threads[conv]!;
     const meta: ConversationMeta = {};
-    const created = parseTs(data.startTime) ?? ts;
+    const created = e.startTime ?? e.timestamp;
     if (created !== undefined) meta.createdAt = created;
-    const context = isObject(data.context) ? data.context : {};
-    const cwd = context.cwd;
-    if (isAbsolutePath(cwd) && cwd !== cs.cwd) meta.workspace = cs.cwd = cwd;
+    if (e.cwd !== undefined && e.cwd !== cs.cwd) meta.workspace = cs.cwd = e.cwd;
     if (Object.keys(meta).length) this.meta(conv, meta);
   }
 
-  private user(id: string, data: Json, ts: number | undefined): void {
-    // `content` is what the user typed; `transformedContent` adds the context Copilot injected.
-    const typed = str(data.content) ?? '';
-    const attachments = Array.isArray(data.attachments) ? data.attachments.length : 0;
-    const text = [typed, ...Array<string>(attachments).fill('[file]')].filter((t) => t.trim()).join('\n');
+  private user(id: string, e: Event<'user.message'>): void {
+    const typed = e.content;
+    const text = [typed, ...Array<string>(e.attachments).fill('[file]')].filter((t) => t.trim()).join('\n');
     if (!text) return;
-    this.add(data, ts, { sourceId: id, role: 'user', kind: 'message', text, indexed: true });
-    const conv = this.conv(data);
+    this.add(e, { sourceId: id, role: 'user', kind: 'message', text, indexed: true });
+    const conv = this.conv(e.parentToolCallId);
     const cs = this.s.threads[conv]!;
     const title = cs.titleRank === 0 ? titleFromText(typed) : undefined;
     if (title) {
@@ -181,73 +150,69 @@ class CopilotParser extends Stateful<CopilotState> implements LineParser {
     }
   }
 
-  private assistant(id: string, data: Json, ts: number | undefined): void {
-    const model = str(data.model);
-    const reasoning = nonEmpty(data.reasoningText);
-    if (reasoning) this.add(data, ts, { sourceId: `${id}#reasoning`, role: 'assistant', kind: 'thinking', text: reasoning, indexed: false, author: model });
-    const text = nonEmpty(data.content);
-    if (text) this.add(data, ts, { sourceId: id, role: 'assistant', kind: 'message', text, indexed: true, author: model });
+  private assistant(id: string, e: Event<'assistant.message'>): void {
+    const model = e.model;
+    if (e.reasoningText) this.add(e, { sourceId: `${id}#reasoning`, role: 'assistant', kind: 'thinking', text: e.reasoningText, indexed: false, author: model });
+    if (e.content) this.add(e, { sourceId: id, role: 'assistant', kind: 'message', text: e.content, indexed: true, author: model });
     let calls = 0;
-    for (const req of Array.isArray(data.toolRequests) ? data.toolRequests.filter(isObject) : []) {
-      const callId = nonEmpty(req.toolCallId);
+    for (const req of e.toolRequests) {
+      const callId = req.toolCallId;
       if (callId && this.s.pending[callId]) continue; // its tool.execution_start came first
-      const entry = this.add(data, ts, {
+      const entry = this.add(e, {
         sourceId: `${id}#call${calls++}`,
         role: 'tool',
         kind: 'tool_call',
         text: callText(req.arguments),
         indexed: false,
-        toolName: str(req.name) ?? 'tool',
+        toolName: req.name ?? 'tool',
         toolStatus: 'pending',
       });
-      if (callId) putCapped(this.s.pending, callId, { conv: this.conv(data), entry }, PENDING_CAP);
+      if (callId) putCapped(this.s.pending, callId, { conv: this.conv(e.parentToolCallId), entry }, PENDING_CAP);
     }
   }
 
   /** A call the assistant message did not list (older logs): recorded when it starts. */
-  private callStarted(id: string, data: Json, ts: number | undefined): void {
-    const callId = nonEmpty(data.toolCallId);
+  private callStarted(id: string, e: Event<'tool.execution_start'>): void {
+    const callId = e.toolCallId;
     if (!callId || this.s.pending[callId]) return;
-    const entry = this.add(data, ts, {
+    const entry = this.add(e, {
       sourceId: id,
       role: 'tool',
       kind: 'tool_call',
-      text: callText(data.arguments),
+      text: callText(e.arguments),
       indexed: false,
-      toolName: str(data.toolName) ?? 'tool',
+      toolName: e.toolName ?? 'tool',
       toolStatus: 'pending',
     });
-    putCapped(this.s.pending, callId, { conv: this.conv(data), entry }, PENDING_CAP);
+    putCapped(this.s.pending, callId, { conv: this.conv(e.parentToolCallId), entry }, PENDING_CAP);
   }
 
-  private callDone(id: string, data: Json, ts: number | undefined): void {
-    const callId = nonEmpty(data.toolCallId);
-    const status = data.success === false ? 'error' : 'ok';
+  private callDone(id: string, e: Event<'tool.execution_complete'>): void {
+    const callId = e.toolCallId;
+    const status = e.failed ? 'error' : 'ok';
     const call = callId ? this.s.pending[callId] : undefined;
     if (call && callId) {
       delete this.s.pending[callId];
       this.ops.push({ op: 'record', conv: call.conv, entry: { ...call.entry, toolStatus: status } });
     }
-    this.add(data, ts, { sourceId: id, role: 'tool', kind: 'tool_result', text: resultText(data), indexed: false, toolName: call?.entry.toolName, toolStatus: status });
+    this.add(e, { sourceId: id, role: 'tool', kind: 'tool_result', text: resultText(e), indexed: false, toolName: call?.entry.toolName, toolStatus: status });
   }
 
   /** A sub-agent started by a task call: its conversation is named after the agent. */
-  private subagent(data: Json): void {
-    const callId = nonEmpty(data.toolCallId);
+  private subagent(e: Event<'subagent.started'>): void {
+    const callId = e.toolCallId;
     if (!callId) return;
-    const child = this.conv({ parentToolCallId: callId });
-    const name = nonEmpty(data.agentDisplayName) ?? nonEmpty(data.agentName);
-    const description = nonEmpty(data.agentDescription);
-    const title = [name, description].filter(Boolean).join(': ');
+    const child = this.conv(callId);
+    const title = [e.agentName, e.agentDescription].filter(Boolean).join(': ');
     if (title) this.meta(child, { title, titleRank: 2 });
   }
 
   /** A checkpoint: the history before it is replaced by a summary; nothing before it stays in context. */
-  private compaction(id: string, data: Json, ts: number | undefined): void {
-    if (data.success === false) return;
-    const checkpoint = typeof data.checkpointNumber === 'number' ? ` (checkpoint ${data.checkpointNumber})` : '';
-    const text = nonEmpty(data.summaryContent) ?? `[context compacted${checkpoint}]`;
-    this.add(data, ts, { sourceId: id, role: 'system', kind: 'compaction', text, indexed: false, firstKeptSourceId: id });
+  private compaction(id: string, e: Event<'session.compaction_complete'>): void {
+    if (e.failed) return;
+    const checkpoint = e.checkpointNumber !== undefined ? ` (checkpoint ${e.checkpointNumber})` : '';
+    const text = e.summaryContent ?? `[context compacted${checkpoint}]`;
+    this.add(e, { sourceId: id, role: 'system', kind: 'compaction', text, indexed: false, firstKeptSourceId: id });
   }
 }
 
@@ -263,15 +228,10 @@ function callText(args: unknown): string {
 }
 
 /** A tool result: `result.content` (or detailedContent), else an error message, else its JSON. */
-function resultText(data: Json): string {
-  const result = data.result;
-  if (isObject(result)) {
-    const text = str(result.content) ?? str(result.detailedContent) ?? str(result.textResultForLlm);
-    if (text !== undefined) return truncate(text, RESULT_MAX);
-  }
-  if (typeof result === 'string') return truncate(result, RESULT_MAX);
-  const error = isObject(data.error) ? str(data.error.message) : str(data.error);
-  return truncate(error ?? (result === undefined ? '' : (JSON.stringify(result) ?? '')), RESULT_MAX);
+function resultText(e: Event<'tool.execution_complete'>): string {
+  if (e.result.text !== undefined) return truncate(e.result.text, RESULT_MAX);
+  const raw = e.result.raw;
+  return truncate(e.error ?? (raw === undefined ? '' : (JSON.stringify(raw) ?? '')), RESULT_MAX);
 }
 
 export const copilotAdapter: LineAdapter = {
