@@ -5,7 +5,11 @@
 // context (nothing cached). Baseline, same browser and run: the first contentful paint of a one-line
 // page. What this leaves out of the app's "start → window": Electron's own start and the index opening.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildProductionRenderer } from './lib-renderer.js';
 import { latency, type Latency } from './lib-stats.js';
 
 const CHROMIUM = process.env.THROUGHLINE_CHROMIUM ?? '/usr/bin/chromium';
@@ -23,7 +27,6 @@ export interface PaintFigures {
 }
 
 export interface PaintEnv {
-  root: string;
   dbPath: string;
   work: string;
   corpus: string;
@@ -43,24 +46,17 @@ const MARK_LIST_PAINT = `(() => {
 let builtRenderer: string | null = null;
 
 /** The renderer as `npm run build:ui` ships it (production), built once per benchmark run. */
-async function buildRenderer(root: string, work: string): Promise<string> {
+async function buildRenderer(work: string): Promise<string> {
   if (builtRenderer && fs.existsSync(builtRenderer)) return builtRenderer;
-  const { build } = await import('vite');
   const outDir = path.join(path.dirname(work), `tl-bench-renderer-${process.pid}`);
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ configFile: path.join(root, 'vite.renderer.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
+  await buildProductionRenderer(outDir);
   process.once('exit', () => fs.rmSync(outDir, { recursive: true, force: true }));
   return (builtRenderer = outDir);
 }
 
 export async function firstPaint(env: PaintEnv, runs: number): Promise<PaintFigures | string> {
   if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium, or set THROUGHLINE_CHROMIUM)`;
-  const rendererDir = await buildRenderer(env.root, env.work);
+  const rendererDir = await buildRenderer(env.work);
   const { startDaemon } = await import('../src/main/daemon/daemon.js');
   const { chromium } = await import('playwright-core');
   const daemon = await startDaemon({
@@ -105,4 +101,17 @@ export async function firstPaint(env: PaintEnv, runs: number): Promise<PaintFigu
     await daemon.close();
   }
   return { runs, listPainted: latency(list), firstContentful: latency(fcp), blankPage: latency(blank) };
+}
+
+// Alone, over an index already built (the full bench builds its own):
+//   node bin/run-ts.mjs bench/run-paint.ts --db FILE --corpus DIR [--runs 7]
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { db: { type: 'string' }, corpus: { type: 'string' }, runs: { type: 'string', default: '7' } } });
+  if (!values.db || !values.corpus) throw new Error('usage: run-paint.ts --db FILE --corpus DIR [--runs N]');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tl-paint-'));
+  try {
+    console.log(JSON.stringify(await firstPaint({ dbPath: values.db, work, corpus: values.corpus }, Number(values.runs))));
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }

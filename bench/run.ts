@@ -121,7 +121,7 @@ async function measure(n: number, o: BenchOptions): Promise<SizeFigures> {
     const hook = await hookLatency({ root: ROOT, dbPath, work, rebuild: !o.quick }, m, o.quick ? 5 : 40);
     if (o.paint) log(`[${n}] window first paint (Chromium) …`);
     // Not in --quick (the CI smoke run) unless asked for: it builds the renderer and starts a browser.
-    const paint = o.paint ? await firstPaint({ root: ROOT, dbPath, work, corpus: dir }, o.quick ? 2 : 7) : 'not in --quick (add --paint)';
+    const paint = o.paint ? await firstPaint({ dbPath, work, corpus: dir }, o.quick ? 2 : 7) : 'not in --quick (add --paint)';
     return { paint, eventLoopOnly, hook, inProcessStartMs, conversations: n, rawBytes, cold, indexBytes, rescan, statWalkMs, queries, baselines, rgRssMB, append, inProcess, daemon, nodeStartMs };
   } finally {
     if (!o.keep) fs.rmSync(work, { recursive: true, force: true });

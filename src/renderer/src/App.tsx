@@ -1,16 +1,15 @@
 // The window: a left nav and the current view. Views are chosen by the URL hash (stores/route.ts).
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { ActivityIcon, ChatIcon, ComposeIcon, Logo, SettingsIcon, StatusIcon } from './components/icons';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { Loading } from './components/states';
 import { formatNumber } from './lib/format';
 import { useShortcuts } from './lib/shortcuts';
+import { firstPageAnswered } from './stores/conversations';
 import { useRoute, type View } from './stores/route';
 import { useStatus } from './stores/status';
-import { ActivityView } from './views/ActivityView';
-import { ComposeView } from './views/ComposeView';
 import { ConversationsView } from './views/ConversationsView';
-import { SettingsView } from './views/SettingsView';
-import { StatusView } from './views/StatusView';
+import { ActivityView, ComposeView, SettingsView, StatusView } from './views/lazy';
 
 const NAV: { view: View; label: string; icon: ReactNode }[] = [
   { view: 'conversations', label: 'Conversations', icon: <ChatIcon /> },
@@ -61,12 +60,37 @@ function Nav({ current }: { current: View }) {
   );
 }
 
+/** How long the status waits for the list's first page at most (a slow list must not hide the index's state). */
+const STATUS_WAITS_MS = 2000;
+
+/**
+ * Polls the index status, starting once the list's first page is in when the window opens on it (the
+ * status counts the whole index: on a large one it takes the daemon longer than the list); returns
+ * the function that stops it.
+ */
+function startStatusAfterList(): () => void {
+  let stop: (() => void) | null = null;
+  let stopped = false;
+  const start = (): void => {
+    if (!stopped && !stop) stop = useStatus.getState().poll();
+  };
+  if (useRoute.getState().route.view !== 'conversations') start();
+  else {
+    void firstPageAnswered.then(start);
+    setTimeout(start, STATUS_WAITS_MS);
+  }
+  return () => {
+    stopped = true;
+    stop?.();
+  };
+}
+
 export function App() {
   const route = useRoute((s) => s.route);
   const [help, setHelp] = useState(false);
   const showHelp = useCallback(() => setHelp(true), []);
   useShortcuts(showHelp);
-  useEffect(() => useStatus.getState().poll(), []);
+  useEffect(() => startStatusAfterList(), []);
   useEffect(() => {
     const titles: Record<View, string> = { conversations: 'Conversations', compose: 'Compose', activity: 'Activity', status: 'Index status', settings: 'Settings' };
     document.title = `${titles[route.view]} · Throughline`;
@@ -79,11 +103,13 @@ export function App() {
       </button>
       <Nav current={route.view} />
       <main id="main" className="main" tabIndex={-1}>
-        {route.view === 'conversations' && <ConversationsView />}
-        {route.view === 'compose' && <ComposeView />}
-        {route.view === 'activity' && <ActivityView />}
-        {route.view === 'status' && <StatusView />}
-        {route.view === 'settings' && <SettingsView />}
+        <Suspense fallback={<Loading />}>
+          {route.view === 'conversations' && <ConversationsView />}
+          {route.view === 'compose' && <ComposeView />}
+          {route.view === 'activity' && <ActivityView />}
+          {route.view === 'status' && <StatusView />}
+          {route.view === 'settings' && <SettingsView />}
+        </Suspense>
       </main>
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
     </div>

@@ -4,6 +4,7 @@ import type { SourceKind } from '../../../shared/types';
 import { formatNumber } from '../lib/format';
 import { useConversations, type DateRange } from '../stores/conversations';
 import { useWorkspaces } from '../stores/workspaces';
+import { firstPageAnswered } from '../stores/conversations';
 import { SearchIcon } from './icons';
 import { AgentOptions } from './AgentOptions';
 
@@ -17,7 +18,8 @@ export function ConversationFilters() {
   const [workspace, setWorkspace] = useState(filters.workspace);
   const searchRef = useRef<HTMLInputElement>(null);
 
-  useEffect(() => void useWorkspaces.getState().load(), []);
+  // Not before the list: the filter's choices can come a moment after the rows.
+  useEffect(() => void firstPageAnswered.then(() => useWorkspaces.getState().load()), []);
 
   // "/" jumps to search from anywhere in the view, as in most browsers of things.
   useEffect(() => {

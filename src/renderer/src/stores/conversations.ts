@@ -60,6 +60,14 @@ export function listParams(f: Filters, offset: number, limit: number): ListParam
   return p;
 }
 
+let listAnswered: () => void = () => {};
+/**
+ * Settles once a first page of the list has been answered (or has failed). The calls the window does
+ * not need for its first paint (the workspaces, the index status) wait for it: the daemon answers a
+ * window's calls one after another, so each one sent before the list would delay it.
+ */
+export const firstPageAnswered = new Promise<void>((resolve) => (listAnswered = resolve));
+
 export const useConversations = create<State>((set, get) => {
   // Pages being fetched, by generation and page: the list asks for a page on every scroll frame.
   const inflight = new Set<string>();
@@ -80,6 +88,7 @@ export const useConversations = create<State>((set, get) => {
       if (get().generation === generation) set({ error: errorMessage(err), loading: false });
     } finally {
       inflight.delete(key);
+      if (page === 0) listAnswered();
     }
   }
 

@@ -1,12 +1,12 @@
 // Conversations: the list on the left, the open transcript on the right; below ~900 px one of the
 // two at a time (styles/layout.css), the transcript with a way back.
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { ConversationFilters } from '../components/ConversationFilters';
 import { ConversationList } from '../components/ConversationList';
-import { Empty } from '../components/states';
+import { Empty, Loading } from '../components/states';
 import { useConversations } from '../stores/conversations';
 import { useRoute } from '../stores/route';
-import { TranscriptView } from './TranscriptView';
+import { prefetchTranscript, TranscriptView } from './lazy';
 
 /**
  * A new search must not leave an unrelated transcript beside its results: once the first page of
@@ -31,9 +31,16 @@ function useTranscriptFollowsSearch(): void {
 export function ConversationsView() {
   const route = useRoute((s) => s.route);
   useEffect(() => {
-    if (useConversations.getState().total === null) useConversations.getState().reload();
+    // main.tsx may have asked for the list already, before the first render.
+    const { total, loading, reload } = useConversations.getState();
+    if (total === null && !loading) reload();
   }, []);
   useTranscriptFollowsSearch();
+  // Once the list is in, the transcript's code is fetched while the person reads it.
+  const listed = useConversations((s) => s.pages[0] !== undefined);
+  useEffect(() => {
+    if (listed) prefetchTranscript();
+  }, [listed]);
   const open = route.id !== undefined;
   return (
     <div className={`split${open ? ' has-transcript' : ''}`}>
@@ -43,7 +50,9 @@ export function ConversationsView() {
       </section>
       <section className="detail-pane" aria-label="Transcript">
         {open ? (
-          <TranscriptView id={route.id!} entry={route.entry} q={route.q} />
+          <Suspense fallback={<Loading />}>
+            <TranscriptView id={route.id!} entry={route.entry} q={route.q} />
+          </Suspense>
         ) : (
           <Empty title="Pick a conversation">
             <p>Search for something you worked on — a file, an error, a decision — and open it here.</p>
