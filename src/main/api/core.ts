@@ -22,6 +22,7 @@ import { createExclusionKeeper } from '../store/exclusions.js';
 import { scrub } from '../store/forget.js';
 import { createApi, type WriteSide } from './methods.js';
 import { localReads, type Reads } from './read-calls.js';
+import { releaseAfterScan } from './after-scan.js';
 import { createReadPool, type PoolLog, type ReadPool } from './read-pool.js';
 
 export interface CoreOptions {
@@ -177,6 +178,11 @@ export function createCore(options: CoreOptions): Core {
     };
     scanning = indexer
       .scanAsync(sources(), { onProgress, followUp: options.sources ? undefined : findAider })
+      .then((stats) => {
+        // The daemon re-scans every 30 s: without this its memory grows with each one (after-scan.ts).
+        releaseAfterScan(db, stats.files);
+        return stats;
+      })
       .finally(() => {
         scanning = null;
         progress = null;

@@ -37,7 +37,7 @@ export interface ReadPoolOptions {
   /** Answers calls while no reader is ready. */
   fallback: Reads;
   log?: PoolLog;
-  /** Page cache per reader connection, KiB (default 16 MB). */
+  /** Page cache per reader connection, KiB (default 4 MB). */
   cacheKiB?: number;
   /** The worker script; default: found beside this module (readerEntry). */
   entry?: string;
@@ -114,13 +114,20 @@ interface Reader {
   job: Job | null;
 }
 
+/**
+ * Each reader's V8 young generation, MB. A call allocates a few MB that die with it; V8's default
+ * (48 MB on 64-bit) let each reader's heap settle at ~55 MB for ~16 MB live, 8 keeps it near 30 MB
+ * at no measurable cost per call (issue 16's memory goal; BENCHMARKS.md).
+ */
+const READER_YOUNG_MB = 8;
+
 /** Restarts allowed in a minute before the pool gives up on threads and answers in this one. */
 const MAX_RESTARTS_PER_MINUTE = 10;
 
 export function createReadPool(options: ReadPoolOptions): ReadPool {
   const log: PoolLog = options.log ?? (() => {});
   const entry = options.entry ?? readerEntry();
-  const start: ReaderStart = { dbPath: options.dbPath, nativeBinding: options.nativeBinding, cacheKiB: options.cacheKiB ?? 16_000 };
+  const start: ReaderStart = { dbPath: options.dbPath, nativeBinding: options.nativeBinding, cacheKiB: options.cacheKiB ?? 4_000 };
   const readers = new Set<Reader>();
   const queue: Job[] = [];
   const restarts: number[] = [];
@@ -136,7 +143,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   }
 
   function spawn(): void {
-    const worker = new Worker(entry!, { workerData: start });
+    const worker = new Worker(entry!, { workerData: start, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
     // The socket keeps the daemon alive; a reader alone must not.
     worker.unref();
     const reader: Reader = { worker, ready: false, job: null };
