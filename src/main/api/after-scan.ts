@@ -7,7 +7,7 @@
 // emptied (the pages stay in the OS's file cache; the next scan reads them from there).
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { ReadableDb } from '../store/db.js';
+import { releasePageCache, type ReadableDb } from '../store/db.js';
 
 /** Scans of fewer files leave too little to be worth a full collection (tests, small homes). */
 export const RELEASE_FROM_FILES = 2000;
@@ -26,5 +26,5 @@ function fullCollection(): () => void {
 export function releaseAfterScan(db: ReadableDb, filesSeen: number): void {
   if (filesSeen < RELEASE_FROM_FILES) return;
   fullCollection()();
-  if (db.open) db.pragma('shrink_memory');
+  releasePageCache(db);
 }

@@ -131,6 +131,11 @@ export function openDb(file: string, options: OpenOptions = {}): ReadableDb {
   return db as ReadableDb;
 }
 
+/** Empties the connection's page cache (its pages stay in the OS's file cache; later reads fetch them from there). */
+export function releasePageCache(db: ReadableDb): void {
+  if (db.open) db.pragma('shrink_memory');
+}
+
 /** The handle as a writable one, if the connection was opened writable; else a StoreError a person can act on. */
 export function requireWritable(db: ReadableDb): WritableDb {
   if (db.readonly) throw new StoreError('readonly', `The index at ${db.name} was opened read-only; this needs it writable.`);
