@@ -26,7 +26,6 @@ import type {
   TermEntryRow,
   TurnRow,
 } from './search.js';
-import type { CountSnapshot, IndexCounts } from './stats.js';
 
 export type { ReadableDb, WritableDb } from './db.js';
 
@@ -102,6 +101,22 @@ export interface Search {
 }
 
 // ---- Counts -----------------------------------------------------------------------------------
+
+/**
+ * The one count of what the index holds, shown by `index`, `stats`, the status method and the UI.
+ * Conversations are the ones a person lists (sub-agent conversations apart, as the list keeps
+ * them unless asked); entries are every stored entry of both.
+ */
+export interface IndexCounts {
+  conversations: number;
+  subagents: number;
+  entries: number;
+  files: number;
+  missingFiles: number;
+}
+
+/** Each conversation's entry count, to tell what a run changed. */
+export type CountSnapshot = Map<number, { entries: number; subagent: boolean }>;
 
 /** What the index holds, as `index`, `stats`, the status method and the UI count it. */
 export interface Counts {

@@ -1,20 +1,10 @@
 // Counts for `throughline stats` and the status method.
 import fs from 'node:fs';
 import type { ReadableDb } from './db.js';
-import type { Counts } from './interface.js';
+import type { Counts, CountSnapshot, IndexCounts } from './interface.js';
 
-/**
- * The one count of what the index holds, shown by `index`, `stats`, the status method and the UI.
- * Conversations are the ones a person lists (sub-agent conversations apart, as the list keeps
- * them unless asked); entries are every stored entry of both.
- */
-export interface IndexCounts {
-  conversations: number;
-  subagents: number;
-  entries: number;
-  files: number;
-  missingFiles: number;
-}
+export type { CountSnapshot, IndexCounts } from './interface.js';
+
 
 export function indexCounts(db: ReadableDb): IndexCounts {
   // entry_count is kept per conversation: count(*) over entries would be a full scan.
@@ -25,8 +15,6 @@ export function indexCounts(db: ReadableDb): IndexCounts {
   return { ...c, files: f.files, missingFiles: f.missing };
 }
 
-/** Each conversation's entry count, to tell what a run changed. */
-export type CountSnapshot = Map<number, { entries: number; subagent: boolean }>;
 
 export function countSnapshot(db: ReadableDb): CountSnapshot {
   const rows = db.prepare('SELECT id, entry_count, is_subagent FROM conversations').all() as { id: number; entry_count: number; is_subagent: number }[];
