@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Pins, Settings, SettingsPatch, Sensitivity, Scope, type SettingsView } from '../shared/api.js';
 import { z } from 'zod';
 import { NamedError } from '../shared/errors.js';
+import { issueText } from '../shared/invalid-params.js';
 
 export { configDir, defaultSettingsPath } from './paths-light.js';
 
@@ -67,7 +68,7 @@ export function createSettingsStore(file: string): SettingsStore {
     const raw = readJson(operatorFile);
     if (raw === undefined) return {};
     const parsed = OperatorConfig.safeParse(raw);
-    if (!parsed.success) throw new SettingsError(`${operatorFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success) throw new SettingsError(`${operatorFile}: ${parsed.error.issues.map((i) => issueText(i, '(the file)').text).join('; ')}`);
     return parsed.data;
   }
 

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { MethodName, MethodParams, MethodResults } from '../../shared/api.js';
 import { PROTOCOL_VERSION, RPC } from '../../shared/rpc.js';
 import { CodedError } from '../../shared/errors.js';
+import { issueText } from '../../shared/invalid-params.js';
 import { AuthResult, RESULTS, RpcErrorShape } from '../../shared/results.js';
 
 /** The daemon answered a call with a JSON-RPC error. */
@@ -53,9 +54,7 @@ function badAnswer(method: string, what: string): RpcCallError {
 function checked<T>(method: string, schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.') || '(the result)';
-  throw badAnswer(method, `${field}: ${issue?.message ?? 'unexpected shape'}`);
+  throw badAnswer(method, issueText(parsed.error.issues[0], '(the result)', 'unexpected shape').text);
 }
 
 /** The server must answer `auth` with the protocol version this client speaks (one from before versions answers none). */
