@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readRegularFile } from '../regular-file.js';
-import { parseMessage } from './opencode-shapes.js';
+import { parseMessage, type OcMessage } from './opencode-shapes.js';
 import { baseName, dirName } from './text.js';
 
 const MESSAGE_FILE_MAX = 1 << 20;
@@ -13,6 +13,12 @@ const MESSAGE_FILE_MAX = 1 << 20;
 /** Whether `dir` is a storage folder's `part` folder, whose children are named by message id. */
 export function isPartFolder(dir: string): boolean {
   return baseName(dir) === 'part' && baseName(dirName(dir)) === 'storage';
+}
+
+/** One message file, read up to `max` bytes; undefined when it is not a readable message. */
+export function readMessageFile(file: string, max: number): OcMessage | undefined {
+  const text = readRegularFile(file, max);
+  return text === undefined ? undefined : parseMessage(text);
 }
 
 /** Each message's time.created, by its id, from every message file of the storage folder. */
@@ -34,8 +40,7 @@ function messageTimes(storage: string): Map<string, number> {
     }
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
-      const text = readRegularFile(path.join(messages, session, name), MESSAGE_FILE_MAX);
-      const message = text === undefined ? undefined : parseMessage(text);
+      const message = readMessageFile(path.join(messages, session, name), MESSAGE_FILE_MAX);
       if (message?.time?.created === undefined) continue;
       times.set(message.id ?? name.slice(0, -'.json'.length), message.time.created);
     }

@@ -11,7 +11,7 @@ import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } f
 import { readRegularFile, readText } from '../regular-file.js';
 import { readOpencodeDb } from './opencode-db.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
-import { isPartFolder, orderPartFolders } from './opencode-order.js';
+import { isPartFolder, orderPartFolders, readMessageFile } from './opencode-order.js';
 import { parseMessage, toPart, toSession, type OcMessage } from './opencode-shapes.js';
 import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
 
@@ -30,11 +30,6 @@ function readJson(fd: number, size: number): Json {
 }
 
 /** A message file read by path (a part's message), or undefined when it cannot be read. */
-function readMessageFile(file: string): OcMessage | undefined {
-  const text = readRegularFile(file, FILE_MAX);
-  return text === undefined ? undefined : parseMessage(text);
-}
-
 type StorageKind = 'session' | 'message' | 'part';
 
 /** `…/storage/<kind>/<dir>/<id>.json` → its kind and the storage folder. */
@@ -64,7 +59,7 @@ class StorageFileReader implements DocumentReader {
     const messageId = part.messageID ?? baseName(dirName(this.file));
     const sessionId = part.sessionID ?? this.sessionOf(where.storage, messageId);
     if (!sessionId) throw new LineError(`opencode: part ${baseName(this.file)} names no session, and no message ${messageId} was found`, 1);
-    const message = readMessageFile(path.join(where.storage, 'message', sessionId, `${messageId}.json`)) ?? findMessage(where.storage, sessionId, messageId);
+    const message = readMessageFile(path.join(where.storage, 'message', sessionId, `${messageId}.json`), FILE_MAX) ?? findMessage(where.storage, sessionId, messageId);
     const info = message ? messageInfo(message) : undefined;
     // A part read before its message was written: its role is not known yet, so it waits for the next change.
     if (!info) throw new LineError(`opencode: the message of part ${baseName(this.file)} (${messageId}) cannot be read`, 1);
@@ -106,7 +101,7 @@ function firstUserMessage(storage: string, sessionId: string): string | undefine
     return undefined;
   }
   for (const name of names) {
-    const message = readMessageFile(path.join(dir, name));
+    const message = readMessageFile(path.join(dir, name), FILE_MAX);
     if (message?.role === 'user') return nonEmpty(message.id) ?? name.slice(0, -'.json'.length);
   }
   return undefined;
@@ -122,7 +117,7 @@ function findMessage(storage: string, sessionId: string, messageId: string): OcM
     return undefined;
   }
   for (const name of names) {
-    const message = readMessageFile(path.join(dir, name));
+    const message = readMessageFile(path.join(dir, name), FILE_MAX);
     if (message?.id === messageId) return message;
   }
   return undefined;
