@@ -25,7 +25,10 @@ function hookBundleIsFresh() {
   }
 }
 
-if (process.argv[2] === 'hook' && hookBundleIsFresh()) {
+/** `hook --help` (or -h) asks for the command's help, which the CLI prints; the hook's bundle only runs hooks. */
+const asksHelp = (args) => args.some((a) => a === '--help' || a === '-h');
+
+if (process.argv[2] === 'hook' && !asksHelp(process.argv.slice(3)) && hookBundleIsFresh()) {
   try {
     await (await import(pathToFileURL(hookBundle).href)).hookMain(process.argv.slice(3));
   } catch (err) {

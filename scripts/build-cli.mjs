@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = path.join(root, '.build');
+// Another folder may be named (test/cli/hook-help.test.ts builds one beside a copy of bin/).
+const outdir = path.resolve(process.argv[2] ?? path.join(root, '.build'));
 const result = await build({
   entryPoints: {
     cli: path.join(root, 'src/main/cli/main.ts'),
