@@ -34,6 +34,16 @@ export function mergeMeta(acc: ConversationMeta | undefined, next: ConversationM
   return out;
 }
 
+/**
+ * The conversations waiting for their parent, through the partial index conversations_unlinked (named:
+ * since migration 9 SQLite took conversations_parent for `parent_id IS NULL`, which is nearly every
+ * row, so each new conversation of a cold index read the whole table: quadratic, ~1/3 of a 10k index).
+ */
+export const ANY_UNLINKED_SQL = 'SELECT 1 FROM conversations INDEXED BY conversations_unlinked WHERE parent_key IS NOT NULL AND parent_id IS NULL LIMIT 1';
+export const LINK_PARENTS_SQL = `UPDATE conversations INDEXED BY conversations_unlinked
+  SET parent_id = (SELECT p.id FROM conversations p WHERE p.source = conversations.source AND p.key = conversations.parent_key)
+  WHERE parent_key IS NOT NULL AND parent_id IS NULL`;
+
 export function createConversationRows(db: WritableDb): ConversationRows {
   const s = {
     conv: db.prepare<[string, string], ConvRow>(
@@ -41,11 +51,8 @@ export function createConversationRows(db: WritableDb): ConversationRows {
     ),
     insertConv: db.prepare('INSERT INTO conversations (source, key, session_id, file_id, path) VALUES (?, ?, ?, ?, ?)'),
     setLeaf: db.prepare('UPDATE conversations SET leaf_source_id = ? WHERE id = ?'),
-    anyUnlinked: db.prepare('SELECT 1 FROM conversations WHERE parent_key IS NOT NULL AND parent_id IS NULL LIMIT 1'),
-    linkParents: db.prepare(
-      `UPDATE conversations SET parent_id = (SELECT p.id FROM conversations p WHERE p.source = conversations.source AND p.key = conversations.parent_key)
-       WHERE parent_key IS NOT NULL AND parent_id IS NULL`,
-    ),
+    anyUnlinked: db.prepare(ANY_UNLINKED_SQL),
+    linkParents: db.prepare(LINK_PARENTS_SQL),
   };
   // applyMeta's UPDATE depends on which fields are set: a handful of shapes, each prepared once.
   const metaStatements = new Map<string, Statement>();
