@@ -9,6 +9,7 @@ import type { MethodName, MethodParams, MethodResults } from '../../shared/api.j
 import { PROTOCOL_VERSION, RPC } from '../../shared/rpc.js';
 import { CodedError } from '../../shared/errors.js';
 import { issueText } from '../../shared/invalid-params.js';
+import { jsonLines } from './json-lines.js';
 import { AuthResult, RESULTS, RpcErrorShape } from '../../shared/results.js';
 
 /** The daemon answered a call with a JSON-RPC error. */
@@ -84,7 +85,6 @@ export function connectRpc(socketPath: string, options: ConnectOptions = {}): Pr
     const socket = net.connect(socketPath);
     const pending = new Map<number, Pending>();
     let nextId = 1;
-    let buffered = '';
     let closed = false;
     // A stopped daemon (SIGSTOP, Ctrl-Z) still accepts connections into the kernel's backlog and
     // then never answers: the handshake is bounded as a whole, and running out of time is the same
@@ -103,22 +103,12 @@ export function connectRpc(socketPath: string, options: ConnectOptions = {}): Pr
     };
 
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (!line.trim()) continue;
-        let msg: unknown;
-        try {
-          msg = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        if (typeof msg !== 'object' || msg === null || !('id' in msg) || typeof msg.id !== 'number') continue;
+    socket.on(
+      'data',
+      jsonLines((msg) => {
+        if (typeof msg !== 'object' || msg === null || !('id' in msg) || typeof msg.id !== 'number') return;
         const p = pending.get(msg.id);
-        if (!p) continue;
+        if (!p) return;
         pending.delete(msg.id);
         clearTimeout(p.timer);
         if ('error' in msg) {
@@ -126,8 +116,8 @@ export function connectRpc(socketPath: string, options: ConnectOptions = {}): Pr
           p.reject(error.success ? new RpcCallError(error.data.code, error.data.message, error.data.data) : badAnswer(p.method, 'an error without a numeric code and a message'));
         } else if ('result' in msg) p.resolve(msg.result);
         else p.reject(badAnswer(p.method, 'neither a result nor an error'));
-      }
-    });
+      }),
+    );
     socket.on('error', (err) => {
       clearTimeout(connectTimer);
       if (!closed) reject(new SocketUnavailableError(`Cannot reach Throughline at ${socketPath}: ${err.message}`));

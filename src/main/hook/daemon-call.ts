@@ -6,6 +6,7 @@
 import type net from 'node:net';
 import { CodedError } from '../../shared/errors.js';
 import { PROTOCOL_VERSION } from '../../shared/rpc.js';
+import { jsonLines } from '../client/json-lines.js';
 
 export class DaemonUnavailable extends Error {
   constructor(message: string) {
@@ -34,7 +35,6 @@ export async function callDaemon<T>(method: string, params: unknown, options: Da
   const { connect } = netModule;
   return new Promise<T>((resolve, reject) => {
     const socket = connect(options.socketPath);
-    let buffered = '';
     let authed = false;
     let settled = false;
     const finish = (err: Error | null, value?: T) => {
@@ -55,24 +55,19 @@ export async function callDaemon<T>(method: string, params: unknown, options: Da
       const auth = { ...(options.token ? { token: options.token } : {}), client: options.client, protocol: PROTOCOL_VERSION };
       socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'auth', params: auth }) + '\n' + JSON.stringify({ jsonrpc: '2.0', id: 2, method, params }) + '\n');
     });
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        let msg: { id?: number; result?: T; error?: { code: number; message: string } };
-        try {
-          msg = JSON.parse(line);
-        } catch {
-          continue;
-        }
+    // Once finished, the lines still in the chunk change nothing: finish() acts once.
+    socket.on(
+      'data',
+      jsonLines((line) => {
+        // A line that is JSON but not an object (`null`, a number) is no answer.
+        if (typeof line !== 'object' || line === null) return;
+        const msg = line as { id?: unknown; result?: T; error?: { code: number; message: string } };
         if (msg.error) return finish(new DaemonError(msg.error.code, msg.error.message));
         if (msg.id === 1) {
           authed = true;
           clearTimeout(handshake);
-        } else if (msg.id === 2) return finish(null, msg.result as T);
-      }
-    });
+        } else if (msg.id === 2) finish(null, msg.result as T);
+      }),
+    );
   });
 }
