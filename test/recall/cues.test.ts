@@ -24,6 +24,23 @@ describe('back-references', () => {
   ])('"%s" does not', (text) => expect(readCues(text, NOW).backReference).toBe(false));
 });
 
+describe('questions about what was done before', () => {
+  it.each([
+    'how did we keep the backfill from taking all day?',
+    'what exact commands did we use in june to delete the keys?',
+    'what check did we put in airflow after INC-047, so I don\'t duplicate it?',
+    'I remember we once packed everything for one item together',
+    'what did we change in the runtime settings back then?',
+  ])('"%s" asks', (text) => expect(readCues(text, NOW).asksPast).toBe(true));
+
+  it.each([
+    'how do we add a health check to the ranker?',
+    'add a test for the new export button',
+    'we need to redo the nightly transforms',
+    'what did the logs say? fix the flaky test',
+  ])('"%s" does not', (text) => expect(readCues(text, NOW).asksPast).toBe(false));
+});
+
 describe('periods', () => {
   it('a month after a preposition is the latest such month that has begun', () => {
     expect(readCues('same cleanup as in june', NOW).period).toEqual({ start: at('2026-06-01T00:00:00Z'), end: at('2026-07-01T00:00:00Z'), label: 'june' });
@@ -39,7 +56,7 @@ describe('periods', () => {
     expect(readCues('like last week', NOW).period).toEqual({ start: at('2026-11-16T00:00:00Z'), end: at('2026-11-23T00:00:00Z'), label: 'last week' });
     expect(readCues('the outage yesterday', NOW).period).toEqual({ start: at('2026-11-28T00:00:00Z'), end: at('2026-11-29T00:00:00Z'), label: 'yesterday' });
     expect(readCues('at the start of this month', NOW).period?.start).toBe(at('2026-11-01T00:00:00Z'));
-    expect(readCues('no time here', NOW)).toEqual({ backReference: false, period: null, timeWords: [] });
+    expect(readCues('no time here', NOW)).toEqual({ backReference: false, asksPast: false, period: null, timeWords: [] });
   });
 
   it('a conversation is active in a period when its span overlaps it', () => {

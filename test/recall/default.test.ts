@@ -1,6 +1,6 @@
 // Throughline's default strategy: its pure parts by value, and its behaviour on an index.
 import { describe, expect, it } from 'vitest';
-import { coverageBar, DEFAULT_PARAMS, priorOf, selectSuggestions, signalsOf, type Candidate } from '../../src/main/recall/default.js';
+import { coverageBar, DEFAULT_PARAMS, guessesFor, priorOf, selectSuggestions, signalsOf, type Candidate } from '../../src/main/recall/default.js';
 import { readCues } from '../../src/main/recall/cues.js';
 import { createRecall } from '../../src/main/recall/index.js';
 import { buildIndex, DAY, filler, NOW } from './helpers.js';
@@ -54,6 +54,20 @@ describe('default scoring', () => {
     expect(r.kept.map((c) => c.id)).toEqual([1, 2]);
     expect(r.reason).toBe('2 earlier conversations cover most of this message.');
     expect(selectSuggestions(ranked, 0.65, p, 1).kept.map((c) => c.id)).toEqual([1]);
+  });
+
+  it('a message that points back gets its best match whatever its coverage: the best two when it asks what was done', () => {
+    const asks = readCues('how did we keep the backfill cheap?', NOW);
+    expect([guessesFor('balanced', plain, p), guessesFor('balanced', back, p), guessesFor('broad', asks, p), guessesFor('focused', asks, p)]).toEqual([0, 1, 2, 0]);
+    const ranked = [cand(1, 20, 0.2), cand(2, 18, 0.1), cand(3, 17, 0.1), cand(4, 10, 0.3)];
+    expect(selectSuggestions(ranked, 0.5, p, 3, 0).kept).toEqual([]);
+    const one = selectSuggestions(ranked, 0.5, p, 3, 1);
+    expect(one.kept.map((c) => c.id)).toEqual([1]);
+    expect(one.reason).toBe('The message points back at earlier work; this is the closest match, though it shares few of its words.');
+    // The second is close to the best (18 ≥ 0.75 × 20); the third is not a guess, and a guess far
+    // below the best is not shown.
+    expect(selectSuggestions(ranked, 0.5, p, 3, 2).kept.map((c) => c.id)).toEqual([1, 2]);
+    expect(selectSuggestions([cand(1, 20, 0.2), cand(2, 14, 0.2)], 0.5, p, 3, 2).kept.map((c) => c.id)).toEqual([1]);
   });
 
   it('priors: same workspace ×1.2, recency toward 0.8, a named period ×1.5; stronger when pointing back', () => {
@@ -136,6 +150,18 @@ describe('default strategy on an index', () => {
     expect(r.detail).toMatch(/^best coverage at most \d+ % of the message; 65 % needed$/);
     const [, ceiling] = /at most (\d+) %/.exec(r.detail!)!;
     expect(Number(ceiling)).toBeLessThan(50);
+    db.close();
+  });
+
+  it('offers the closest earlier conversation to a question about what was done, though it shares few words', () => {
+    const { db, ids } = buildIndex(convs);
+    const text = 'the moderators say the approval screen crawls on large batches, how did we speed up the review list?';
+    const r = createRecall(db).suggest({ text, workspace: '/w/ui', scope: 'everywhere', now });
+    expect(r.suggestions.map((x) => x.id)).toEqual([ids.get('slow')]);
+    expect(r.reason).toMatch(/^The message points back at earlier work/);
+    // The same words without the question are new work: nothing.
+    const plainText = 'the moderators say the approval screen crawls on large batches, speed up the review list';
+    expect(createRecall(db).suggest({ text: plainText, workspace: '/w/ui', scope: 'everywhere', now }).suggestions).toEqual([]);
     db.close();
   });
 

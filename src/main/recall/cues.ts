@@ -13,6 +13,12 @@ const DAY_MS = 86_400_000;
 export interface Cues {
   /** The message refers to earlier work ("again", "like last time", "same … as"). */
   backReference: boolean;
+  /**
+   * The message asks what was done before ("how did we …", "what did we change", "I remember we
+   * once …"): it says an earlier conversation exists, so the best match is worth showing even when
+   * it shares few words.
+   */
+  asksPast: boolean;
   /** The period the message names, [start, end) in ms, when it names one. */
   period: { start: number; end: number; label: string } | null;
   /** Words that only placed the message in time ("june", "yesterday"): not topic terms. */
@@ -30,6 +36,12 @@ const BACK_REFERENCE: readonly RegExp[] = [
   /\b(that|those) [^.?!,;]{0,30}\b(thing|things|issue|problem|bug|stuff|one)\b/,
   /\bthe [^.?!,;]{0,30}\b(thing|stuff)\b/,
   /\b(is|are|it's|its|was) back\b/,
+];
+
+const ASKS_PAST: readonly RegExp[] = [
+  /\b(how|what|where|when|which|why|who)\b[^.?!]{0,60}\b(did|had) (we|i|you)\b/,
+  /\b(we|i) (once|previously)\b/,
+  /\bback then\b/,
 ];
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -81,8 +93,9 @@ function periodOf(text: string, now: number): { period: Cues['period']; words: s
 export function readCues(message: string, now: number): Cues {
   const text = message.toLowerCase().replace(/\s+/g, ' ');
   const backReference = BACK_REFERENCE.some((re) => re.test(text));
+  const asksPast = ASKS_PAST.some((re) => re.test(text));
   const { period, words } = periodOf(text, now);
-  return { backReference, period, timeWords: words };
+  return { backReference, asksPast, period, timeWords: words };
 }
 
 /** Whether a conversation's active span [created, updated] overlaps the period. */

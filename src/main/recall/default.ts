@@ -13,7 +13,9 @@
 // about with that work; new work in familiar words shares a few familiar words with many
 // conversations and its own new words with none. The bar is one share of the message, not a score,
 // so it means the same in a history of 100 conversations or 50,000; it moves with the sensitivity,
-// and a message that points back needs less of it (it says little besides "that one").
+// and a message that points back needs less of it (it says little besides "that one"). Such a
+// message also says an earlier conversation exists: its best match is shown whatever it covers (the
+// best two when it asks what was done), marked in the reason as a guess.
 import { calendarDaysAgo, startOfDay } from '../../shared/age.js';
 import type { Sensitivity, Signal } from '../../shared/api.js';
 import type { ConversationMetaRow } from '../store/search.js';
@@ -31,6 +33,12 @@ export interface DefaultParams {
   background: number;
   /** How much less coverage a message that points back needs. */
   backReferenceRelief: number;
+  /**
+   * A message that points back says an earlier conversation exists: its best matches are shown even
+   * when they cover little of it (the best one; the best two when it asks what was done), unless the
+   * sensitivity is Focused.
+   */
+  guesses: { backReference: number; asksPast: number };
   /** Admission looks at this many of the best-ranked conversations. */
   pool: number;
   /** Others are listed only when they score at least this share of the first listed. */
@@ -59,6 +67,7 @@ export const DEFAULT_PARAMS: DefaultParams = {
   standout: 2.5,
   background: 10,
   backReferenceRelief: 0.15,
+  guesses: { backReference: 1, asksPast: 2 },
   pool: 5,
   relativeCutoff: 0.75,
   workspaceBoost: 1.2,
@@ -98,6 +107,12 @@ export interface Candidate extends Scored {
   updatedAt: number | null;
 }
 
+/** How many of the best-ranked are shown whatever their coverage (the message says one exists). */
+export function guessesFor(sensitivity: Sensitivity, cues: Cues, p: DefaultParams): number {
+  if (sensitivity === 'focused') return 0;
+  return cues.asksPast ? p.guesses.asksPast : cues.backReference ? p.guesses.backReference : 0;
+}
+
 /** The least coverage admitted for this message. */
 export function coverageBar(sensitivity: Sensitivity, cues: Cues, p: DefaultParams): number {
   return p.coverage[sensitivity] - (cues.backReference ? p.backReferenceRelief : 0);
@@ -114,11 +129,16 @@ export function coverageCeiling(terms: readonly QueryTerm[]): number {
   return terms.reduce((s, t) => (t.matchers.some((m) => m.df > 0) ? s + t.weight : s), 0) / total;
 }
 
-/** Which of the ranked candidates (best first) to list, and why, in a person's words. */
-export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar: number, p: DefaultParams, maxHits: number): { kept: T[]; reason: string; detail: string } {
+/**
+ * Which of the ranked candidates (best first) to list, and why, in a person's words. The first
+ * `guesses` are admitted whatever their coverage when they score close to the best.
+ */
+export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar: number, p: DefaultParams, maxHits: number, guesses = 0): { kept: T[]; reason: string; detail: string } {
   const pool = sorted.slice(0, p.pool);
   const floor = sorted[p.background - 1]?.final ?? 0;
-  const admitted = pool.filter((c) => c.coverage >= bar || (c.coverage >= bar - p.partial && c.final >= p.standout * floor));
+  const best = sorted[0]?.final ?? 0;
+  const covers = (c: T) => c.coverage >= bar || (c.coverage >= bar - p.partial && c.final >= p.standout * floor);
+  const admitted = pool.filter((c, i) => covers(c) || (i < guesses && c.final >= best * p.relativeCutoff));
   const bestCoverage = Math.max(0, ...pool.map((c) => c.coverage));
   if (!admitted.length) {
     const reason = sorted.length
@@ -128,7 +148,9 @@ export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar
   }
   const first = admitted[0]!.final;
   const kept = admitted.filter((c) => c.final >= first * p.relativeCutoff).slice(0, maxHits);
-  const reason = kept.length === 1 ? 'One earlier conversation covers most of this message.' : `${kept.length} earlier conversations cover most of this message.`;
+  const reason = !kept.every(covers)
+    ? `The message points back at earlier work; ${kept.length === 1 ? 'this is the closest match' : `these are the ${kept.length} closest matches`}, though ${kept.length === 1 ? 'it shares' : 'they share'} few of its words.`
+    : kept.length === 1 ? 'One earlier conversation covers most of this message.' : `${kept.length} earlier conversations cover most of this message.`;
   return { kept, reason, detail: `coverage ${kept.map((c) => pct(c.coverage)).join(', ')}; ${pct(bar)} needed` };
 }
 
@@ -173,11 +195,12 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       const terms = queryTerms(ctx.search, ctx.clauses, cues);
       const salientTerms = terms.filter((t) => t.df >= 1 && !t.common).map((t) => t.key);
       const bar = coverageBar(ctx.sensitivity, cues, p);
+      const guesses = guessesFor(ctx.sensitivity, cues, p);
       // Most messages are new work, and most of those mention something the history never does: when
       // even a conversation holding every known word could not be admitted, nothing is scored (the
       // scoring of a message made of everyday words reads most of the index).
       const ceiling = coverageCeiling(terms);
-      if (ceiling < bar - p.partial) {
+      if (ceiling < bar - p.partial && guesses === 0) {
         const reason = ceiling > 0 ? 'Nothing suggested: no earlier conversation covers enough of this message.' : 'Nothing suggested: no earlier conversation shares its words.';
         return { ranked: [], reason, detail: `best coverage at most ${pct(ceiling)} of the message; ${pct(bar)} needed`, salientTerms, meta: new Map() };
       }
@@ -193,7 +216,7 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
         candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
       }
       candidates.sort((a, b) => b.final - a.final || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id);
-      const { kept, reason, detail } = selectSuggestions(candidates, bar, p, ctx.gate.maxHits);
+      const { kept, reason, detail } = selectSuggestions(candidates, bar, p, ctx.gate.maxHits, guesses);
       const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues, ctx.now), updatedAt: c.updatedAt }));
       ranked.sort(byScoreThenRecent);
       // The suggested conversations' rows are read by the caller (only those few need them whole).
