@@ -1,5 +1,5 @@
 // Index status: what is indexed, indexing progress with its rate, the lines that were skipped and why.
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { ErrorState, Loading } from '../components/states';
 import { formatBytes, formatDateTime, formatNumber, formatRelative, SOURCE_LABEL } from '../lib/format';
 import { useStatus } from '../stores/status';
@@ -22,6 +22,34 @@ function FileCell({ path }: { path: string }) {
       <span className="mono file-name">{path.slice(cut + 1)}</span>
       <span className="mono file-dir">{path.slice(0, cut + 1)}</span>
     </td>
+  );
+}
+
+type Column = string | { label: string; className: string };
+
+/** A scrolling table with a header row: the watched folders and the skipped lines alike. */
+function Table({ className, columns, children }: { className?: string; columns: Column[]; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table className={className ? `table ${className}` : 'table'}>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              typeof c === 'string' ? (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ) : (
+                <th key={c.label} scope="col" className={c.className}>
+                  {c.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 
@@ -76,26 +104,15 @@ export function StatusView() {
       <section className="card" aria-labelledby="folders-title">
         <h2 id="folders-title">Watched folders</h2>
         <p className="muted small">Where Throughline looks for your agents’ sessions. Add or switch off folders in Settings.</p>
-        <div className="table-wrap">
-          <table className="table folders">
-            <thead>
-              <tr>
-                <th scope="col">Folder</th>
-                <th scope="col">Agent</th>
-                <th scope="col" className="num">Session files</th>
-              </tr>
-            </thead>
-            <tbody>
-              {status.folders.map((f) => (
-                <tr key={`${f.kind}:${f.path}`} className={f.found ? '' : 'not-found'}>
-                  <td className="mono folder-path">{f.path}</td>
-                  <td className="nowrap">{SOURCE_LABEL[f.kind]}</td>
-                  <td className="num nowrap">{f.found ? formatNumber(f.files) : 'not found'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table className="folders" columns={['Folder', 'Agent', { label: 'Session files', className: 'num' }]}>
+          {status.folders.map((f) => (
+            <tr key={`${f.kind}:${f.path}`} className={f.found ? '' : 'not-found'}>
+              <td className="mono folder-path">{f.path}</td>
+              <td className="nowrap">{SOURCE_LABEL[f.kind]}</td>
+              <td className="num nowrap">{f.found ? formatNumber(f.files) : 'not found'}</td>
+            </tr>
+          ))}
+        </Table>
       </section>
 
       <section className="card" aria-labelledby="errors-title">
@@ -107,28 +124,16 @@ export function StatusView() {
         ) : (
           <>
             <p className="muted small">A line Throughline could not read is skipped and counted; the rest of its file is still indexed.{status.errorCount > status.errors.length && ` The latest ${status.errors.length} are shown.`}</p>
-            <div className="table-wrap">
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Line</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {status.errors.map((e, i) => (
-                    <tr key={i}>
-                      <FileCell path={e.path} />
-                      <td className="num">{e.line ?? '—'}</td>
-                      <td>{e.reason}</td>
-                      <td className="nowrap">{formatRelative(e.at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={['File', 'Line', 'Reason', 'When']}>
+              {status.errors.map((e, i) => (
+                <tr key={i}>
+                  <FileCell path={e.path} />
+                  <td className="num">{e.line ?? '—'}</td>
+                  <td>{e.reason}</td>
+                  <td className="nowrap">{formatRelative(e.at)}</td>
+                </tr>
+              ))}
+            </Table>
           </>
         )}
       </section>
