@@ -35,7 +35,10 @@ describe('recall queries and the entries_owner index', () => {
     const [best, ...rest] = search.termEntries('"kafka"', {}, 1);
     expect(rest).toEqual([]);
     expect(best![2]).toBe(Math.min(...rows.map(([, , rank]) => rank)));
-    expect(search.conversationLengths([a, b, ids.get('c')!])).toEqual(new Map([[a, 3], [b, 2], [ids.get('c')!, 1]]));
+    // Lengths and the summary's origin, read once per conversation for a query, within its bounds.
+    const facts = search.conversationFacts({ exclude: [b] });
+    facts.read([a, b, ids.get('c')!]);
+    expect([a, b, ids.get('c')!].map((id) => facts.get(id))).toEqual([{ length: 3, ownSummary: false }, null, { length: 1, ownSummary: false }]);
     // What the priors read: the same workspace and times as the whole row.
     const whole = search.conversations([a, b]);
     expect(search.conversationPlaces([a, b])).toEqual(
@@ -84,17 +87,23 @@ describe('recall queries and the entries_owner index', () => {
     const [a, b, d] = ['a', 'b', 'd'].map((k) => ids.get(k)!);
     const search = createSearch(db);
     const match = { title: '{title} : ("zebra")', summary: '{summary} : ("zebra")' };
-    expect(search.titleOrOwnSummary(match, {}, 100)).toEqual([
+    const all = () => search.conversationFacts({});
+    expect(search.titleOrOwnSummary(match, all(), 100)).toEqual([
       { id: a, title: true, summary: false },
       { id: b, title: false, summary: true },
       { id: d, title: true, summary: true },
     ]);
     // The limit takes the first conversations by id, whichever column they match in.
-    expect(search.titleOrOwnSummary(match, {}, 2)).toEqual([
+    expect(search.titleOrOwnSummary(match, all(), 2)).toEqual([
       { id: a, title: true, summary: false },
       { id: b, title: false, summary: true },
     ]);
-    expect(search.titleOrOwnSummary(match, { exclude: [a!] }, 1)).toEqual([{ id: b, title: false, summary: true }]);
+    expect(search.titleOrOwnSummary(match, search.conversationFacts({ exclude: [a!] }), 1)).toEqual([{ id: b, title: false, summary: true }]);
+    // Bounds apply before the limit whichever way the matches are read (here all of them, the limit being larger).
+    expect(search.titleOrOwnSummary(match, search.conversationFacts({ exclude: [a!] }), 100)).toEqual([
+      { id: b, title: false, summary: true },
+      { id: d, title: true, summary: true },
+    ]);
     db.close();
   });
 });

@@ -185,6 +185,8 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
   const entryIds: number[] = [];
   const entryAccs: Acc[] = [];
   let values = new Float64Array(256 * width);
+  // Each candidate's row (bounds, length, summary's origin) read once, however many terms reach it.
+  const facts = search.conversationFacts(bounds);
   terms.forEach((term, ti) => {
     if (!finders.includes(term)) return;
     term.matchers.forEach((m, mi) => {
@@ -212,7 +214,7 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
         if (exact) markExact(a, ti);
       }
       const fields = { title: matchAll([m.clause], { columns: ['title'] })!, summary: matchAll([m.clause], { columns: ['summary'] })! };
-      for (const f of search.titleOrOwnSummary(fields, bounds, FIELD_LIMIT)) {
+      for (const f of search.titleOrOwnSummary(fields, facts, FIELD_LIMIT)) {
         const a = acc(f.id);
         a.fields[slot]! |= (f.title ? 1 : 0) | (f.summary ? 2 : 0);
         if (exact) markExact(a, ti);
@@ -243,12 +245,12 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
       a.bestEntry = entryId;
     }
   }
-  const lengths = search.conversationLengths(ids);
+  facts.read(ids);
   const avg = search.corpusStats().avgEntries;
   const total = terms.reduce((s, t) => s + t.weight, 0) || 1;
   const out: Scored[] = [];
   for (const [id, a] of accs) {
-    const length = lengths.get(id) ?? avg;
+    const length = facts.get(id)?.length ?? avg;
     let conversation = 0;
     let covered = 0;
     const matches: TermMatch[] = [];

@@ -47,6 +47,15 @@ export interface Reader {
 
 // ---- Search -----------------------------------------------------------------------------------
 
+/** What one query learns of its candidate conversations, read once each however many terms reach them. */
+export interface ConversationFacts {
+  readonly bounds: Bounds;
+  /** Reads those of the ids not read yet (one statement). */
+  read(ids: readonly number[]): void;
+  /** A conversation read: its entries (BM25's length) and whether the agent wrote its summary; null when outside the bounds or not read. */
+  get(id: number): { length: number; ownSummary: boolean } | null;
+}
+
 /** SQL only, no scoring: recall/ ranks what these return (see search.ts for the rules they follow). */
 export interface Search {
   stem: Stemmer;
@@ -80,14 +89,14 @@ export interface Search {
   fieldMasks(terms: readonly FieldTerm[], bounds: Bounds): FieldMaskRow[];
   /** Conversations whose title/summary/workspace (per the MATCH's column filter) match; unranked. */
   fieldMatches(match: string, bounds: Bounds, limit: number): number[];
-  /** Conversations whose title or own (agent-written) summary match (one MATCH per column: a single clause), with which of the two. */
-  titleOrOwnSummary(match: { title: string; summary: string }, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[];
+  /** Conversations whose title or own (agent-written) summary match (one MATCH per column: a single clause), with which of the two, within the facts' bounds. */
+  titleOrOwnSummary(match: { title: string; summary: string }, facts: ConversationFacts, limit: number): { id: number; title: boolean; summary: boolean }[];
+  /** For one query: which conversations are within bounds, with their length and summary's origin, each read once. */
+  conversationFacts(bounds: Bounds): ConversationFacts;
   /** One ranked probe: conversations by their best matching entry's bm25. */
   probe(match: string, bounds: Bounds, limit: number): ProbeRow[];
   /** Matching entries (for co-occurrence within one entry). */
   entryHits(match: string, bounds: Bounds, limit: number): EntryHitRow[];
-  /** Entries per conversation (its length for BM25), for these ids. */
-  conversationLengths(ids: readonly number[]): Map<number, number>;
   /** Workspace and times of these conversations (what the priors read). */
   conversationPlaces(ids: readonly number[]): Map<number, ConversationPlaceRow>;
   conversations(ids: readonly number[]): Map<number, ConversationMetaRow>;

@@ -9,7 +9,7 @@
 //   (recall/match-text.ts), never with snippet() on `rowid = ?`, which is slow for common words.
 import type Database from 'better-sqlite3';
 import type { ReadableDb } from './db.js';
-import type { Search } from './interface.js';
+import type { ConversationFacts, Search } from './interface.js';
 import type { ConversationRow } from './read.js';
 import { TOKENIZE } from './schema.js';
 import { normalizeFolder } from './workspace-roots.js';
@@ -195,6 +195,12 @@ export function createSearch(db: ReadableDb): Search {
       `SELECT f.rowid, c.summary IS NOT NULL FROM conversations_fts f JOIN conversations c ON c.id = f.rowid
        WHERE conversations_fts MATCH @match AND ${BOUNDS_SQL} LIMIT @limit`,
     ).raw(),
+    // The same matches without the bounds: the conversations' rows are read once per query (facts),
+    // not once per term and column (a topic's words are in the titles of the same few hundred).
+    columnRows: db.prepare<{ match: string; limit: number }, number>('SELECT rowid FROM conversations_fts WHERE conversations_fts MATCH @match LIMIT @limit').pluck(),
+    facts: db.prepare<BoundParams & { ids: string }, [number, number, number]>(
+      `SELECT c.id, c.entry_count, c.summary IS NOT NULL FROM conversations c WHERE c.id IN (SELECT value FROM json_each(@ids)) AND ${BOUNDS_SQL}`,
+    ).raw(),
     // bm25() cannot run inside an aggregate, so the matches are materialized first.
     probe: db.prepare<BoundParams & { match: string; limit: number }, ProbeRow>(
       `WITH m AS MATERIALIZED (
@@ -235,11 +241,6 @@ export function createSearch(db: ReadableDb): Search {
     places: db.prepare<[string], ConversationPlaceRow>(
       'SELECT id, workspace, created_at, updated_at FROM conversations WHERE id IN (SELECT value FROM json_each(?))',
     ),
-    // Only what BM25's length normalization needs: scoring reads it for every candidate (hundreds a
-    // query), and the whole row (title, summary, path) cost about as much as the scoring around it.
-    conversationLengths: db.prepare<[string], [number, number]>(
-      'SELECT id, entry_count FROM conversations WHERE id IN (SELECT value FROM json_each(?))',
-    ).raw(),
     idRange: db.prepare<[number], { lo: number | null; hi: number | null }>(
       'SELECT min(id) AS lo, max(id) AS hi FROM entries WHERE conversation_id = ?',
     ),
@@ -423,12 +424,30 @@ export function createSearch(db: ReadableDb): Search {
     /**
      * Conversations whose title or summary match (`match`: one clause restricted to each column), with
      * which of the two, at most `limit`. Only a summary the agent wrote counts: the one derived from the
-     * first request and the last reply holds words the messages already count.
+     * first request and the last reply holds words the messages already count. Within `facts`' bounds.
      */
-    titleOrOwnSummary: (match: { title: string; summary: string }, bounds: Bounds, limit: number): { id: number; title: boolean; summary: boolean }[] => {
-      const b = boundParams(bounds);
-      const title = s.columnHits.all({ ...b, match: match.title, limit });
-      const summary = s.columnHits.all({ ...b, match: match.summary, limit });
+    titleOrOwnSummary: (match: { title: string; summary: string }, facts: ConversationFacts, limit: number): { id: number; title: boolean; summary: boolean }[] => {
+      let title: [number, number][];
+      let summary: [number, number][];
+      const titleRows = s.columnRows.all({ match: match.title, limit: limit + 1 });
+      const summaryRows = s.columnRows.all({ match: match.summary, limit: limit + 1 });
+      if (titleRows.length <= limit && summaryRows.length <= limit) {
+        // All of them (no more than the limit before the bounds, so none after): the bounds and the
+        // summary's origin from the facts, read once per conversation in the query.
+        facts.read(titleRows);
+        facts.read(summaryRows);
+        const within = (rows: number[]): [number, number][] =>
+          rows.flatMap((id) => {
+            const f = facts.get(id);
+            return f ? [[id, f.ownSummary ? 1 : 0]] : [];
+          });
+        title = within(titleRows);
+        summary = within(summaryRows);
+      } else {
+        const b = boundParams(facts.bounds);
+        title = s.columnHits.all({ ...b, match: match.title, limit });
+        summary = s.columnHits.all({ ...b, match: match.summary, limit });
+      }
       // The first `limit` conversations matching in either column, by id (each list holds all of those
       // within its own cut), as one statement over both columns would have found them.
       const out: { id: number; title: boolean; summary: boolean }[] = [];
@@ -446,13 +465,25 @@ export function createSearch(db: ReadableDb): Search {
       }
       return out;
     },
+    conversationFacts: (bounds: Bounds): ConversationFacts => {
+      const known = new Map<number, { length: number; ownSummary: boolean } | null>();
+      const params = boundParams(bounds);
+      return {
+        bounds,
+        read(ids) {
+          const missing = ids.filter((id) => !known.has(id));
+          if (!missing.length) return;
+          for (const id of missing) known.set(id, null);
+          for (const [id, length, own] of s.facts.all({ ...params, ids: JSON.stringify(missing) })) known.set(id, { length, ownSummary: own === 1 });
+        },
+        get: (id) => known.get(id) ?? null,
+      };
+    },
     /** One ranked probe: conversations by their best matching entry's bm25. */
     probe: (match: string, bounds: Bounds, limit: number): ProbeRow[] => s.probe.all({ ...boundParams(bounds), match, limit }),
     /** Matching entries (for co-occurrence within one entry). */
     entryHits: (match: string, bounds: Bounds, limit: number): EntryHitRow[] =>
       s.entryHits.all({ ...boundParams(bounds), match, limit }),
-    /** Entries per conversation (its length for BM25), for these ids. */
-    conversationLengths: (ids: readonly number[]): Map<number, number> => new Map(ids.length ? s.conversationLengths.all(JSON.stringify(ids)) : []),
     conversationPlaces: (ids: readonly number[]): Map<number, ConversationPlaceRow> =>
       new Map(ids.length ? s.places.all(JSON.stringify(ids)).map((r) => [r.id, r]) : []),
     conversations: (ids: readonly number[]): Map<number, ConversationMetaRow> =>
