@@ -56,10 +56,15 @@ export interface IndexerOptions {
   exclusions?: () => Exclusions;
 }
 
-/** Where a run stands after one step: files of the current round done, of how many. */
+/**
+ * Where a run stands after one step: files of the current round done, of how many (the files the
+ * index held under its sources, or those counted in a folder never indexed; more once more are
+ * found), and whether the round goes on.
+ */
 interface Step {
   done: number;
   total: number;
+  more: boolean;
 }
 
 export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}): Indexer {
@@ -134,15 +139,25 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   /**
    * A run, one step at a time, for both drivers: each step indexes the next files (until `slice()`'s
    * answer says stop) and yields where the round stands; a round with no files yields once, 0 of 0.
+   * The files come a chunk at a time (discover.ts): a scan never holds every file's row.
    */
   function* steps(sources: readonly Source[], options: ScanOptions, stats: ScanStats, slice: () => () => boolean): Generator<Step> {
     guard(db, () => writer.refreshStaleTerms());
     for (const round of rounds(sources, options)) {
-      const { work, known } = guard(db, () => discovery.discover(round, stats));
-      if (!work.length) yield { done: 0, total: 0 };
-      for (let i = 0; i < work.length; ) {
-        i = indexNext(work, known, i, stats, slice());
-        yield { done: i, total: work.length };
+      let total = 0;
+      let done = 0;
+      const chunks = discovery.discover(round, stats, (files) => (total = files));
+      let chunk = guard(db, () => chunks.next());
+      if (chunk.done) yield { done: 0, total: 0, more: false };
+      while (!chunk.done) {
+        const { work, known } = chunk.value;
+        for (let i = 0; i < work.length; ) {
+          const next = indexNext(work, known, i, stats, slice());
+          done += next - i;
+          i = next;
+          if (i === work.length) chunk = guard(db, () => chunks.next());
+          yield { done, total: chunk.done ? done : Math.max(total, done), more: !chunk.done };
+        }
       }
     }
   }
@@ -154,8 +169,8 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     const t0 = performance.now();
     const stats = emptyStats();
     let bytesBefore = -1;
-    for (const { done, total } of steps(sources, options, stats, () => always)) {
-      if (options.onProgress && total > 0 && (stats.bytes !== bytesBefore || done === total)) {
+    for (const { done, total, more } of steps(sources, options, stats, () => always)) {
+      if (options.onProgress && total > 0 && (stats.bytes !== bytesBefore || !more)) {
         bytesBefore = stats.bytes;
         options.onProgress(progressOf(stats, done, total, t0));
       }
@@ -172,9 +187,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       const slice = performance.now();
       return () => performance.now() - slice <= SLICE_MS;
     };
-    for (const { done, total } of steps(sources, options, stats, timeSlice)) {
+    for (const { done, total, more } of steps(sources, options, stats, timeSlice)) {
       options.onProgress?.(progressOf(stats, done, total, t0));
-      if (done < total) await new Promise((resolve) => setImmediate(resolve));
+      if (more) await new Promise((resolve) => setImmediate(resolve));
     }
     stats.ms = Math.round(performance.now() - t0);
     return stats;

@@ -1,4 +1,5 @@
 // What a scan reads of the session files under a folder, and the mark of a file that disappeared.
+// A scan reads these rows a chunk of files at a time (ingest/discover.ts), never every file's at once.
 import path from 'node:path';
 import type { Db } from './db.js';
 import type { FileRow } from './writer.js';
@@ -6,18 +7,45 @@ import type { FileRow } from './writer.js';
 /** A file's row as a scan compares it with the file's stat. */
 export type FileState = Pick<FileRow, 'id' | 'path' | 'status' | 'size' | 'mtime_ms' | 'inode' | 'committed_offset'>;
 
+/** The rows under a folder when a scan of it starts: how many, how many not missing, and the highest id. */
+export interface RowsUnder {
+  rows: number;
+  present: number;
+  maxId: number;
+}
+
+/** The range of paths under the folder `root` (an absolute path): [root/, root0). */
+function rangeUnder(root: string): [string, string] {
+  return [root + path.sep, root + String.fromCharCode(path.sep.charCodeAt(0) + 1)];
+}
+
 export function createFileStates(db: Db) {
   // Read from the covering index source_files_state: the table rows carry the parser state (often in
   // overflow pages), and reading them one file at a time made an unchanged re-scan of 10k files take
   // ~1 s (BENCHMARKS.md).
-  const statesUnder = db.prepare<[string, string], FileState>(
-    'SELECT id, path, status, size, mtime_ms, inode, committed_offset FROM source_files WHERE path >= ? AND path < ?',
+  const statesOf = db.prepare<[string], FileState>(
+    'SELECT id, path, status, size, mtime_ms, inode, committed_offset FROM source_files WHERE path IN (SELECT value FROM json_each(?))',
+  );
+  const rowsUnder = db.prepare<[string, string], RowsUnder>(
+    "SELECT count(*) AS rows, coalesce(sum(status <> 'missing'), 0) AS present, coalesce(max(id), 0) AS maxId FROM source_files WHERE path >= ? AND path < ?",
+  );
+  const presentPage = db.prepare<[string, string, number], Pick<FileState, 'id' | 'path'>>(
+    "SELECT id, path FROM source_files WHERE path > ? AND path < ? AND status <> 'missing' ORDER BY path LIMIT ?",
   );
   const markMissing = db.prepare("UPDATE source_files SET status = 'missing' WHERE id = ?");
   return {
-    /** The rows of every file under the folder `root` (an absolute path). */
-    under(root: string): FileState[] {
-      return statesUnder.all(root + path.sep, root + String.fromCharCode(path.sep.charCodeAt(0) + 1));
+    /** The rows of those of `files` that have one. */
+    of(files: readonly string[]): FileState[] {
+      return statesOf.all(JSON.stringify(files));
+    },
+    /** How many rows there are under the folder `root` (an absolute path). */
+    countUnder(root: string): RowsUnder {
+      return rowsUnder.get(...rangeUnder(root))!;
+    },
+    /** The next `limit` rows not marked missing under `root`, by path, after the path `after` (root itself to start). */
+    presentAfter(root: string, after: string, limit: number): Pick<FileState, 'id' | 'path'>[] {
+      const [from, to] = rangeUnder(root);
+      return presentPage.all(after > from ? after : from, to, limit);
     },
     /** The file is gone: its conversations are kept, only the file is marked. */
     markMissing(id: number): void {
