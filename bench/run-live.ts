@@ -100,7 +100,7 @@ export interface DaemonFigures {
   /** All of those round trips. */
   statusDuringBatch?: Latency;
   /** The daemon's resident memory (VmRSS, MB): at rest after its start-up scan, then after each further thousand calls. */
-  rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[] };
+  rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[]; idleAfterWait?: { ms: number; mb: number } };
 }
 
 interface Rpc {
@@ -198,6 +198,8 @@ export interface DaemonEnv {
   work: string; // scratch folder for socket, settings, logs
   /** Reader threads for the daemon (THROUGHLINE_READ_WORKERS); its default when absent. */
   readers?: number;
+  /** Leave the daemon idle this long after its start-up scan (its periodic re-scans run) and read its RSS again. */
+  idleWaitMs?: number;
 }
 
 /**
@@ -250,6 +252,11 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     while (((await probe.call('status', {})) as { indexing: unknown }).indexing) await sleep(50);
     probe.close();
     const idleMB = processRssMB(child.pid);
+    let idleAfterWait: { ms: number; mb: number } | undefined;
+    if (env.idleWaitMs) {
+      await sleep(env.idleWaitMs);
+      idleAfterWait = { ms: env.idleWaitMs, mb: processRssMB(child.pid) };
+    }
     const conns = await Promise.all(Array.from({ length: clients }, () => connect(socket)));
     const samples: number[] = [];
     const tStart = performance.now();
@@ -284,7 +291,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     for (const c of more) c.close();
     return {
       cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients,
-      statusDuringBatchMs: duringBatch.max, statusDuringBatch: duringBatch, rss: { idleMB, afterCalls },
+      statusDuringBatchMs: duringBatch.max, statusDuringBatch: duringBatch, rss: { idleMB, afterCalls, ...(idleAfterWait ? { idleAfterWait } : {}) },
     };
   } catch (err) {
     // A failing call is reported in the table rather than ending the whole run.
