@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { opencodeAdapter } from '../../src/main/ingest/adapters/opencode.js';
 import { agentIndex } from '../helpers/agent-index.js';
 import { FIXTURES, useTmp } from '../helpers/tmp.js';
@@ -13,6 +13,15 @@ const CODEMIE = path.join(FIXTURES, 'opencode/storage');
 const V2 = path.join(FIXTURES, 'opencode/agent-sessions-storage-v2');
 const STORAGE = '.local/share/opencode/storage';
 const kinds = (es: { kind: string; role: string }[]) => es.map((e) => `${e.kind}/${e.role}`);
+
+/** The message files opened from now on, by the real fs.openSync (counted, not replaced). */
+function messageOpens(): () => string[] {
+  const open = vi.spyOn(fs, 'openSync');
+  return () => open.mock.calls.map((c) => String(c[0])).filter((f) => f.includes(`${path.sep}message${path.sep}`));
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 function copyTree(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true });
@@ -131,6 +140,63 @@ describe('opencode: the JSON storage files', () => {
     t.scan();
     expect(t.entries('s1').map((e) => e.text)).toEqual(['m_d', 'm_b', 'm_c', 'm_a']);
     t.close();
+  });
+
+  it('a re-scan of an unchanged storage reads no message file: their times are kept in the index', () => {
+    const t = agentIndex(tmp(), 'opencode');
+    copyTree(V2, path.join(t.home, STORAGE));
+    const cold = messageOpens();
+    t.scan();
+    expect(cold().length).toBeGreaterThan(0);
+    vi.restoreAllMocks();
+    const again = messageOpens();
+    expect(t.scan().parsedFiles).toBe(0);
+    expect(again()).toEqual([]);
+    t.close();
+  });
+
+  it('new messages go by their time after those indexed before, whose files are not read again', () => {
+    const t = agentIndex(tmp(), 'opencode');
+    t.put(`${STORAGE}/session/p/s1.json`, JSON.stringify({ id: 's1', title: 'Order', time: { created: 1000 } }));
+    const message = (id: string, time: number) =>
+      t.put(`${STORAGE}/message/s1/${id}.json`, JSON.stringify({ id, sessionID: 's1', role: 'user', time: { created: time } }));
+    const part = (id: string) => t.put(`${STORAGE}/part/${id}/p.json`, JSON.stringify({ id: `p_${id}`, sessionID: 's1', messageID: id, type: 'text', text: id }));
+    message('m_b', 2000);
+    message('m_d', 1500);
+    part('m_b');
+    part('m_d');
+    t.scan();
+    // Two later messages whose ids sort against their times, written before the next scan.
+    message('m_a', 3000);
+    message('m_z', 2500);
+    part('m_a');
+    part('m_z');
+    const opened = messageOpens();
+    t.scan();
+    expect(t.entries('s1').map((e) => e.text)).toEqual(['m_d', 'm_b', 'm_z', 'm_a']);
+    const read = opened().map((f) => path.basename(f));
+    expect(read).toContain('m_z.json');
+    expect(read).not.toContain('m_b.json');
+    expect(read).not.toContain('m_d.json');
+    t.close();
+  });
+
+  it('an index from before the kept times reads each message file once more, then no more', () => {
+    const dir = tmp();
+    const t = agentIndex(dir, 'opencode');
+    copyTree(V2, path.join(t.home, STORAGE));
+    t.scan();
+    const messageFiles = t.db.prepare("SELECT count(*) FROM source_files WHERE path LIKE '%/storage/message/%'").pluck().get() as number;
+    // As the index stood at schema 9: message files indexed with no state.
+    t.db.prepare("UPDATE source_files SET parser_state = 'null' WHERE path LIKE '%/storage/message/%'").run();
+    t.db.pragma('user_version = 9');
+    t.close();
+    const u = agentIndex(dir, 'opencode');
+    expect(u.scan().parsedFiles).toBe(messageFiles);
+    const again = messageOpens();
+    expect(u.scan().parsedFiles).toBe(0);
+    expect(again()).toEqual([]);
+    u.close();
   });
 
   it('a damaged part file is recorded and skipped; the rest of the session is indexed', () => {

@@ -9,7 +9,7 @@ import type { Db } from '../store/db.js';
 import { createFileStates, type FileState } from '../store/file-states.js';
 import type { KnownFiles } from './index-file.js';
 import { report, type ScanStats } from './scan-stats.js';
-import type { Adapter } from './types.js';
+import type { Adapter, StoredStates } from './types.js';
 
 export interface Source {
   kind: SourceKind;
@@ -46,6 +46,19 @@ export interface Discovery {
 export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, excluded: (file: string) => boolean): Discovery {
   const states = createFileStates(db);
 
+  /** The states stored under a folder, parsed; a damaged one is left out (its file is then read). */
+  const stored: StoredStates = (folder) => {
+    const out = new Map<string, unknown>();
+    for (const row of states.parserStatesUnder(path.resolve(folder))) {
+      try {
+        out.set(row.path, JSON.parse(row.parser_state) as unknown);
+      } catch {
+        // read afresh by the adapter
+      }
+    }
+    return out;
+  };
+
   /**
    * The session files under `dir`, depth first. `ordered`: in name order, or the adapter's (agents
    * that spread a conversation over many files, OpenCode, append its entries in the order their
@@ -63,7 +76,7 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
       items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       if (adapter.orderFolder) {
         const byName = new Map(items.map((item) => [item.name, item]));
-        items = adapter.orderFolder(dir, items.map((item) => item.name)).map((name) => byName.get(name)!);
+        items = adapter.orderFolder(dir, items.map((item) => item.name), stored).map((name) => byName.get(name)!);
       }
     }
     for (const item of items) {

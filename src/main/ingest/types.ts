@@ -54,6 +54,9 @@ export interface DocumentReader {
   state(): unknown;
 }
 
+/** The states stored for the indexed files under a folder, by path: what each one's reader's state() last returned. */
+export type StoredStates = (folder: string) => ReadonlyMap<string, unknown>;
+
 interface AdapterBase {
   kind: SourceKind;
   /** Default roots to scan under `home`, honouring the agent's own env override. */
@@ -67,8 +70,10 @@ interface AdapterBase {
   /**
    * The order to read a folder's entries in (given in name order), when the agent's names do not
    * follow time: entries spread over many files are appended in the order their files are read.
+   * `stored` gives what the readers of files already indexed kept (their state), so that the order
+   * can be had without reading those files again at every scan.
    */
-  orderFolder?(dir: string, names: string[]): string[];
+  orderFolder?(dir: string, names: string[], stored: StoredStates): string[];
   /**
    * The agent's files lie here and there in trees that are not the agent's (Aider writes into each
    * repository): a folder root is walked at each scan but not watched folder by folder; the files

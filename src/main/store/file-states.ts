@@ -32,11 +32,19 @@ export function createFileStates(db: Db) {
   const presentPage = db.prepare<[string, string, number], Pick<FileState, 'id' | 'path'>>(
     "SELECT id, path FROM source_files WHERE path > ? AND path < ? AND status <> 'missing' ORDER BY path LIMIT ?",
   );
+  // Only under a folder an adapter asks for (OpenCode's message files: many small states).
+  const parserStatesUnder = db.prepare<[string, string], { path: string; parser_state: string }>(
+    'SELECT path, parser_state FROM source_files WHERE path >= ? AND path < ? AND parser_state IS NOT NULL',
+  );
   const markMissing = db.prepare("UPDATE source_files SET status = 'missing' WHERE id = ?");
   return {
     /** The rows of those of `files` that have one. */
     of(files: readonly string[]): FileState[] {
       return statesOf.all(JSON.stringify(files));
+    },
+    /** The parser states (JSON text) stored for the files under the folder `root`. */
+    parserStatesUnder(root: string): { path: string; parser_state: string }[] {
+      return parserStatesUnder.all(...rangeUnder(root));
     },
     /** How many rows there are under the folder `root` (an absolute path). */
     countUnder(root: string): RowsUnder {

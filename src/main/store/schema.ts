@@ -172,4 +172,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX conversations_parent ON conversations(parent_id);
   `,
+  // 10: OpenCode's message files keep their message's id and time as their reader's state, so a scan
+  // orders the part folders without reading every message file (ingest/adapters/opencode-order.ts).
+  // The message files indexed before kept none: they are read once more (their stamp no longer matches).
+  `
+  UPDATE source_files SET size = -1
+   WHERE kind = 'opencode' AND parser_state = 'null' AND path LIKE '%/storage/message/%.json';
+  `,
 ];

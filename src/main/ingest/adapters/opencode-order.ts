@@ -2,13 +2,23 @@
 // in the transcript (each part is appended as its file is read). A part folder is named by its
 // message's id; OpenCode's ids ascend with time, but copied or hand-made storage (and ids from other
 // writers) need not, so the folders go by their message's own time (time.created), ids breaking ties.
+// A message's time is kept as its file's reader state when the file is indexed, so a scan reads only
+// the message files not indexed yet: an unchanged storage costs no read (every message file read at
+// every scan made the 30 s re-scan of 10k a third slower, BENCHMARKS.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { readRegularFile } from '../regular-file.js';
+import type { StoredStates } from '../types.js';
 import { parseMessage, type OcMessage } from './opencode-shapes.js';
-import { baseName, dirName } from './text.js';
+import { baseName, dirName, isObject } from './text.js';
 
 const MESSAGE_FILE_MAX = 1 << 20;
+
+/** What a message file's reader keeps: its message's id and time.created. */
+export interface MessageTime {
+  id: string;
+  created: number;
+}
 
 /** Whether `dir` is a storage folder's `part` folder, whose children are named by message id. */
 export function isPartFolder(dir: string): boolean {
@@ -21,8 +31,22 @@ export function readMessageFile(file: string, max: number): OcMessage | undefine
   return text === undefined ? undefined : parseMessage(text);
 }
 
-/** Each message's time.created, by its id, from every message file of the storage folder. */
-function messageTimes(storage: string): Map<string, number> {
+/** A message's id (its file's name when it has none) and time; null without a time. */
+export function messageTime(message: OcMessage | undefined, file: string): MessageTime | null {
+  const created = message?.time.created;
+  if (created === undefined) return null;
+  return { id: message?.id ?? baseName(file).slice(0, -'.json'.length), created };
+}
+
+function storedTime(state: unknown): MessageTime | undefined {
+  return isObject(state) && typeof state.id === 'string' && typeof state.created === 'number' ? { id: state.id, created: state.created } : undefined;
+}
+
+/**
+ * Each message's time.created, by its id: as stored for the message files already indexed (a
+ * message's time does not change), read from the others (new ones, and those without a time).
+ */
+function messageTimes(storage: string, stored: StoredStates): Map<string, number> {
   const times = new Map<string, number>();
   const messages = path.join(storage, 'message');
   let sessions: string[];
@@ -31,6 +55,7 @@ function messageTimes(storage: string): Map<string, number> {
   } catch {
     return times;
   }
+  const kept = stored(messages);
   for (const session of sessions) {
     let names: string[];
     try {
@@ -40,9 +65,9 @@ function messageTimes(storage: string): Map<string, number> {
     }
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
-      const message = readMessageFile(path.join(messages, session, name), MESSAGE_FILE_MAX);
-      if (message?.time?.created === undefined) continue;
-      times.set(message.id ?? name.slice(0, -'.json'.length), message.time.created);
+      const file = path.join(messages, session, name);
+      const time = storedTime(kept.get(file)) ?? messageTime(readMessageFile(file, MESSAGE_FILE_MAX), file);
+      if (time) times.set(time.id, time.created);
     }
   }
   return times;
@@ -52,8 +77,8 @@ function messageTimes(storage: string): Map<string, number> {
  * The part folders (message ids) in the order of their messages' time; a message without a readable
  * time goes after those with one. Ties, and the untimed among themselves, go by id (name order).
  */
-export function orderPartFolders(dir: string, names: string[]): string[] {
-  const times = messageTimes(dirName(dir));
+export function orderPartFolders(dir: string, names: string[], stored: StoredStates): string[] {
+  const times = messageTimes(dirName(dir), stored);
   const time = (name: string) => times.get(name) ?? Infinity;
   return [...names].sort((a, b) => time(a) - time(b) || (a < b ? -1 : a > b ? 1 : 0));
 }

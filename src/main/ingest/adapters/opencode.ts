@@ -11,8 +11,8 @@ import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } f
 import { readRegularFile, readText } from '../regular-file.js';
 import { readOpencodeDb } from './opencode-db.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
-import { isPartFolder, orderPartFolders, readMessageFile } from './opencode-order.js';
-import { parseMessage, toPart, toSession, type OcMessage } from './opencode-shapes.js';
+import { isPartFolder, messageTime, orderPartFolders, readMessageFile, type MessageTime } from './opencode-order.js';
+import { toMessage, toPart, toSession, type OcMessage } from './opencode-shapes.js';
 import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
 
 const FILE_MAX = 64 << 20;
@@ -40,12 +40,17 @@ function storagePath(file: string): { kind: StorageKind; storage: string } | und
   return undefined;
 }
 
-/** One storage file. Stateless: its entries are keyed by OpenCode's ids. */
+/**
+ * One storage file. Its entries are keyed by OpenCode's ids; a message file yields none and keeps its
+ * message's id and time as its state, which orders the part folders at the next scans (opencode-order.ts).
+ */
 class StorageFileReader implements DocumentReader {
+  private time: MessageTime | null = null;
+
   constructor(private readonly file: string) {}
 
   state(): unknown {
-    return null;
+    return this.time;
   }
 
   read(fd: number, size: number): IngestOp[] {
@@ -53,7 +58,10 @@ class StorageFileReader implements DocumentReader {
     if (!where) return [];
     const obj = readJson(fd, size);
     if (where.kind === 'session') return sessionOps(toSession(obj));
-    if (where.kind === 'message') return [];
+    if (where.kind === 'message') {
+      this.time = messageTime(toMessage(obj), this.file);
+      return [];
+    }
     // A part: its message (a sibling file) says who wrote it.
     const part = toPart(obj);
     const messageId = part.messageID ?? baseName(dirName(this.file));
@@ -140,7 +148,7 @@ export const opencodeAdapter: DocumentAdapter = {
     return [path.join(data, 'storage'), db];
   },
   isSessionFile: (file) => isDatabase(file) || (file.endsWith('.json') && storagePath(file) !== undefined),
-  orderFolder: (dir, names) => (isPartFolder(dir) ? orderPartFolders(dir, names) : names),
+  orderFolder: (dir, names, stored) => (isPartFolder(dir) ? orderPartFolders(dir, names, stored) : names),
   sessionFileOf(file) {
     // Writes land in the -wal file first: a change there is a change of the database.
     const db = file.replace(/-(wal|shm)$/, '');
