@@ -43,19 +43,25 @@ function storedTime(state: unknown): MessageTime | undefined {
 }
 
 /**
- * Each message's time.created, by its id: as stored for the message files already indexed (a
- * message's time does not change), read from the others (new ones, and those without a time).
+ * Each message's time.created, by its id, for the messages `wanted`: as stored for the message files
+ * already indexed (a message's time does not change). Only when one is not there (a new message, or
+ * one without a time) are the message folders listed, and the files with no stored time read.
  */
-function messageTimes(storage: string, stored: StoredStates): Map<string, number> {
+function messageTimes(storage: string, stored: StoredStates, wanted: readonly string[]): Map<string, number> {
   const times = new Map<string, number>();
   const messages = path.join(storage, 'message');
+  const kept = stored(messages);
+  for (const state of kept.values()) {
+    const time = storedTime(state);
+    if (time) times.set(time.id, time.created);
+  }
+  if (wanted.every((id) => times.has(id))) return times;
   let sessions: string[];
   try {
     sessions = fs.readdirSync(messages);
   } catch {
     return times;
   }
-  const kept = stored(messages);
   for (const session of sessions) {
     let names: string[];
     try {
@@ -64,9 +70,9 @@ function messageTimes(storage: string, stored: StoredStates): Map<string, number
       continue;
     }
     for (const name of names) {
-      if (!name.endsWith('.json')) continue;
       const file = path.join(messages, session, name);
-      const time = storedTime(kept.get(file)) ?? messageTime(readMessageFile(file, MESSAGE_FILE_MAX), file);
+      if (!name.endsWith('.json') || storedTime(kept.get(file))) continue;
+      const time = messageTime(readMessageFile(file, MESSAGE_FILE_MAX), file);
       if (time) times.set(time.id, time.created);
     }
   }
@@ -78,7 +84,7 @@ function messageTimes(storage: string, stored: StoredStates): Map<string, number
  * time goes after those with one. Ties, and the untimed among themselves, go by id (name order).
  */
 export function orderPartFolders(dir: string, names: string[], stored: StoredStates): string[] {
-  const times = messageTimes(dirName(dir), stored);
+  const times = messageTimes(dirName(dir), stored, names);
   const time = (name: string) => times.get(name) ?? Infinity;
   return [...names].sort((a, b) => time(a) - time(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
