@@ -5,7 +5,7 @@
 // turn rolled back, or a compression: then the list starts with the summary and keeps only the
 // newest messages). Every entry is a `record` keyed by the message id, so writing one again is one entry.
 import { createHash } from 'node:crypto';
-import { LineError, type ConversationMeta, type IngestOp, type SourcedRecord } from '../types.js';
+import { type ConversationMeta, type IngestOp, type SourcedRecord } from '../types.js';
 import {
   callStatus,
   callText,
@@ -16,7 +16,8 @@ import {
   thoughtText,
   toolResultText,
 } from './gemini-content.js';
-import { baseName, isObject, nonEmpty, parseTs, preview, putCapped, str, SUMMARY_MAX, titleFromText, TITLE_MAX, type Json } from './text.js';
+import { toGeminiMessage, type GeminiMessage, type GeminiMetadata, type GeminiRecord } from './gemini-shapes.js';
+import { baseName, isObject, preview, putCapped, SUMMARY_MAX, titleFromText, TITLE_MAX, type Json } from './text.js';
 
 /** Title ranks: Gemini's generated session summary beats the first prompt. */
 const RANK = { summary: 2, prompt: 1 } as const;
@@ -54,19 +55,16 @@ export class GeminiBook {
   ) {}
 
   /** The metadata line (or the legacy document's top level): identity, project, times, summary. */
-  metadata(obj: Json): void {
-    const sessionId = nonEmpty(obj.sessionId);
-    if (sessionId && this.s.key === undefined) this.s.key = sessionId;
+  metadata(obj: GeminiMetadata): void {
+    if (obj.sessionId && this.s.key === undefined) this.s.key = obj.sessionId;
     const conv = this.conv();
     const meta: ConversationMeta = {};
-    const hash = nonEmpty(obj.projectHash);
-    if (hash) this.s.hash = hash;
+    if (obj.projectHash) this.s.hash = obj.projectHash;
     const cwd = projectRoot(this.path, this.s.hash);
     if (cwd && cwd !== this.s.cwd) meta.workspace = this.s.cwd = cwd;
-    const start = parseTs(obj.startTime);
-    if (start !== undefined) meta.createdAt = start;
-    this.moveUpdated(parseTs(obj.lastUpdated), meta);
-    const summary = nonEmpty(obj.summary)?.trim();
+    if (obj.startTime !== undefined) meta.createdAt = obj.startTime;
+    this.moveUpdated(obj.lastUpdated, meta);
+    const summary = obj.summary;
     if (summary) {
       meta.summary = preview(summary, SUMMARY_MAX);
       if (this.s.titleRank <= RANK.summary) {
@@ -78,13 +76,11 @@ export class GeminiBook {
   }
 
   /** One message record: stored, or stored again in place when its id is known. */
-  message(m: Json): void {
-    const id = nonEmpty(m.id);
-    if (!id) throw new LineError('gemini: message without an id');
-    const digest = shortHash(m);
+  message({ id, record }: GeminiRecord): void {
+    const digest = shortHash(record);
     if (this.s.msgs[id] === digest) return;
     this.s.msgs[id] = digest;
-    this.store(id, m);
+    this.store(id, toGeminiMessage(record));
   }
 
   /** `{$rewindTo: id}`: that message and everything after it are gone from the session. */
@@ -96,9 +92,8 @@ export class GeminiBook {
   }
 
   /** `{$set: {messages}}`, or a whole legacy document: the session's message list now. */
-  setMessages(list: unknown[]): void {
-    const messages = list.filter((m): m is Json => isObject(m) && nonEmpty(m.id) !== undefined);
-    const next = messages.map((m) => m.id as string);
+  setMessages(messages: GeminiRecord[]): void {
+    const next = messages.map((m) => m.id);
     const nextSet = new Set(next);
     const old = Object.keys(this.s.msgs);
     const oldAt = new Map(old.map((id, i) => [id, i]));
@@ -115,15 +110,14 @@ export class GeminiBook {
   }
 
   /** The summary message of a compression, stored as the boundary. */
-  private compaction(m: Json, firstKept: string | undefined): void {
-    const id = m.id as string;
+  private compaction({ id, record }: GeminiRecord, firstKept: string | undefined): void {
+    const m = toGeminiMessage(record);
     const text = contentParts(m.content).text.trim() || '[context compressed]';
     this.drop(id);
     const conv = this.conv();
-    const ts = parseTs(m.timestamp);
-    const entry: Draft = { role: 'system', kind: 'compaction', text, indexed: false, ts, firstKeptSourceId: firstKept ?? id };
+    const entry: Draft = { role: 'system', kind: 'compaction', text, indexed: false, ts: m.timestamp, firstKeptSourceId: firstKept ?? id };
     this.ops.push({ op: 'record', conv, entry: { ...entry, sourceId: id } });
-    this.s.msgs[id] = `compaction:${shortHash(m)}`;
+    this.s.msgs[id] = `compaction:${shortHash(record)}`;
   }
 
   private drop(id: string): void {
@@ -132,8 +126,8 @@ export class GeminiBook {
   }
 
   /** A message's entries: the first is keyed by the message id, the others by `<id>#<part>`. */
-  private store(id: string, m: Json): void {
-    const ts = parseTs(m.timestamp);
+  private store(id: string, m: GeminiMessage): void {
+    const ts = m.timestamp;
     const drafts = this.drafts(m, ts);
     const conv = this.conv();
     drafts.forEach(([suffix, draft], i) => {
@@ -145,7 +139,7 @@ export class GeminiBook {
     if (Object.keys(meta).length) this.meta(conv, meta);
   }
 
-  private drafts(m: Json, ts: number | undefined): [string, Draft][] {
+  private drafts(m: GeminiMessage, ts: number | undefined): [string, Draft][] {
     switch (m.type) {
       case 'user':
         return this.userDrafts(m);
@@ -157,12 +151,12 @@ export class GeminiBook {
         const text = contentParts(m.content).text.trim();
         return text ? [['notice', { role: 'system', kind: 'custom', author: m.type, text, indexed: false }]] : [];
       }
-      default:
+      case 'other':
         return []; // a newer message type: skipped, so the format can grow
     }
   }
 
-  private userDrafts(m: Json): [string, Draft][] {
+  private userDrafts(m: GeminiMessage & { type: 'user' }): [string, Draft][] {
     // What the user typed (displayContent) rather than what was sent (content, with @file expansions).
     const shown = contentParts(m.displayContent ?? m.content);
     const sent = m.displayContent === undefined ? shown : contentParts(m.content);
@@ -185,21 +179,20 @@ export class GeminiBook {
     return [['text', { role: 'user', kind: 'message', text: shown.text, indexed: true }]];
   }
 
-  private geminiDrafts(m: Json, ts: number | undefined): [string, Draft][] {
+  private geminiDrafts(m: GeminiMessage & { type: 'gemini' }, ts: number | undefined): [string, Draft][] {
     const out: [string, Draft][] = [];
     const parts = contentParts(m.content);
     const thoughts = [thoughtText(m.thoughts), ...parts.thoughts].filter((t) => t.trim()).join('\n\n');
-    const model = str(m.model);
+    const model = m.model;
     if (thoughts) out.push(['thought', { role: 'assistant', kind: 'thinking', text: thoughts, indexed: false, author: model }]);
     if (parts.text.trim()) out.push(['text', { role: 'assistant', kind: 'message', text: parts.text, indexed: true, author: model }]);
-    const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : [];
     const recorded = new Set<string>();
-    calls.forEach((c, i) => {
-      const callId = nonEmpty(c.id) ?? `${i}`;
+    m.toolCalls.forEach((c, i) => {
+      const callId = c.id ?? `${i}`;
       recorded.add(callId);
-      const name = str(c.name) ?? 'tool';
+      const name = c.name ?? 'tool';
       const status = callStatus(c.status);
-      const callTs = parseTs(c.timestamp) ?? ts;
+      const callTs = c.timestamp ?? ts;
       out.push([`call:${callId}`, { role: 'tool', kind: 'tool_call', text: callText(c.args), indexed: false, toolName: name, toolStatus: status, ts: callTs }]);
       const result = toolResultText(c);
       if (result !== undefined) {
@@ -237,6 +230,7 @@ export class GeminiBook {
   }
 }
 
-function shortHash(m: Json): string {
-  return createHash('sha1').update(JSON.stringify(m)).digest('base64').slice(0, 10);
+/** A message record's hash, as written (the state keeps it: a changed parse must not read as a changed message). */
+function shortHash(record: Json): string {
+  return createHash('sha1').update(JSON.stringify(record)).digest('base64').slice(0, 10);
 }

@@ -1,24 +1,14 @@
-// Pure helpers for the Gemini CLI adapter: they read Gemini's message shapes (PartListUnion content,
-// tool call records, thoughts) and where its project folders point, and never touch parser state.
-// Shapes: google-gemini/gemini-cli packages/core/src/services/chatRecordingTypes.ts.
+// Pure helpers for the Gemini CLI adapter: what its declared shapes (gemini-shapes.ts: content parts,
+// tool call records, thoughts) say as text, and where its project folders point; they never touch
+// parser state.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { argSummary, isAbsolutePath, isObject, nonEmpty, RESULT_MAX, str, truncate, type Json } from './text.js';
+import { toGeminiProjects, type GeminiPart, type GeminiThought, type GeminiToolCall } from './gemini-shapes.js';
+import { argSummary, isAbsolutePath, RESULT_MAX, truncate } from './text.js';
 
 /** Tool-call arguments are a transcript aid, never indexed: a short summary is enough. */
 export const CALL_TEXT_MAX = 500;
-
-/** The parts of a PartListUnion: a string, one part, or a list of strings and parts. */
-function partsOf(content: unknown): Json[] {
-  const list = Array.isArray(content) ? content : [content];
-  const out: Json[] = [];
-  for (const p of list) {
-    if (typeof p === 'string') out.push({ text: p });
-    else if (isObject(p)) out.push(p);
-  }
-  return out;
-}
 
 export interface ContentParts {
   /** Visible text (thought parts and function calls/responses left out); files and images as markers. */
@@ -31,41 +21,31 @@ export interface ContentParts {
   calls: { id?: string; name: string; args: unknown }[];
 }
 
-export function contentParts(content: unknown): ContentParts {
+/** What a message's parts say, sorted by what each becomes. */
+export function contentParts(parts: GeminiPart[]): ContentParts {
   const out: ContentParts = { text: '', thoughts: [], responses: [], calls: [] };
   const texts: string[] = [];
-  for (const p of partsOf(content)) {
-    const text = str(p.text);
-    if (text !== undefined) {
-      if (p.thought === true) out.thoughts.push(text);
-      else texts.push(text);
-    } else if (isObject(p.functionCall)) {
-      out.calls.push({ id: nonEmpty(p.functionCall.id), name: str(p.functionCall.name) ?? 'tool', args: p.functionCall.args });
-    } else if (isObject(p.functionResponse)) {
-      const r = p.functionResponse;
-      out.responses.push({ id: nonEmpty(r.id), name: str(r.name), text: responseText(r.response) });
-    } else if (isObject(p.inlineData) || isObject(p.fileData)) {
-      const mime = str((p.inlineData as Json | undefined)?.mimeType) ?? str((p.fileData as Json | undefined)?.mimeType) ?? '';
-      texts.push(mime.startsWith('image/') ? '[image]' : '[file]');
-    }
+  for (const p of parts) {
+    if (p.kind === 'text') {
+      if (p.thought) out.thoughts.push(p.text);
+      else texts.push(p.text);
+    } else if (p.kind === 'call') out.calls.push({ id: p.id, name: p.name ?? 'tool', args: p.args });
+    else if (p.kind === 'response') out.responses.push({ id: p.id, name: p.name, text: responseText(p) });
+    else texts.push(p.mimeType?.startsWith('image/') ? '[image]' : '[file]');
   }
   out.text = texts.join('');
   return out;
 }
 
 /** A function response's visible text: its `output` (or `error`), else its JSON. */
-function responseText(response: unknown): string {
-  if (isObject(response)) {
-    const text = str(response.output) ?? str(response.error) ?? str(response.content);
-    if (text !== undefined) return truncate(text, RESULT_MAX);
-  }
-  return truncate(typeof response === 'string' ? response : (JSON.stringify(response) ?? ''), RESULT_MAX);
+function responseText({ output, response }: { output?: string; response: unknown }): string {
+  return truncate(output ?? (typeof response === 'string' ? response : (JSON.stringify(response) ?? '')), RESULT_MAX);
 }
 
 /** What a recorded tool call says about its result: resultDisplay when it is text, else its function responses. */
-export function toolResultText(call: Json): string | undefined {
-  if (typeof call.resultDisplay === 'string' && call.resultDisplay.trim()) return truncate(call.resultDisplay, RESULT_MAX);
-  if (call.result === undefined || call.result === null) return undefined;
+export function toolResultText(call: GeminiToolCall): string | undefined {
+  if (call.resultDisplay !== undefined) return truncate(call.resultDisplay, RESULT_MAX);
+  if (call.result === undefined) return undefined;
   const parts = contentParts(call.result);
   const text = [parts.text, ...parts.responses.map((r) => r.text)].filter((t) => t.trim()).join('\n');
   return text ? truncate(text, RESULT_MAX) : undefined;
@@ -76,19 +56,14 @@ export function callText(args: unknown): string {
 }
 
 /** Gemini's tool statuses (scheduler Status) as Throughline's: success → ok, error/cancelled as they are. */
-export function callStatus(status: unknown): string {
-  if (status === 'success') return 'ok';
-  if (typeof status === 'string' && status) return status;
-  return 'pending';
+export function callStatus(status: string | undefined): string {
+  return status === 'success' ? 'ok' : (status ?? 'pending');
 }
 
 /** Thoughts of a gemini message: `{subject, description}` summaries. */
-export function thoughtText(thoughts: unknown): string {
+export function thoughtText(thoughts: GeminiThought[]): string {
   const parts: string[] = [];
-  for (const t of Array.isArray(thoughts) ? thoughts : []) {
-    if (!isObject(t)) continue;
-    const subject = nonEmpty(t.subject)?.trim();
-    const description = nonEmpty(t.description)?.trim();
+  for (const { subject, description } of thoughts) {
     const text = subject && description ? `**${subject}** ${description}` : (subject ?? description);
     if (text) parts.push(text);
   }
@@ -152,11 +127,9 @@ function lookupRoot(where: GeminiPath, projectHash: string | undefined): string 
   const marker = readSmall(path.join(where.projectDir!, '.project_root'))?.trim();
   if (isAbsolutePath(marker)) return marker;
   if (!where.geminiDir) return undefined;
-  const registry = parseJson(readSmall(path.join(where.geminiDir, 'projects.json')));
-  const projects = isObject(registry) && isObject(registry.projects) ? registry.projects : {};
+  const projects = toGeminiProjects(parseJson(readSmall(path.join(where.geminiDir, 'projects.json'))));
   const slug = path.basename(where.projectDir!);
-  for (const [root, id] of Object.entries(projects)) {
-    if (!isAbsolutePath(root)) continue;
+  for (const { root, slug: id } of projects) {
     if (id === slug) return root;
     if (projectHash && sha256(root) === projectHash) return root;
   }

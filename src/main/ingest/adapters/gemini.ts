@@ -8,7 +8,8 @@ import path from 'node:path';
 import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp, type LineParser } from '../types.js';
 import { readText } from '../regular-file.js';
 import { GeminiBook, restoreGeminiState, type GeminiState } from './gemini-book.js';
-import { baseName, isObject, nonEmpty, parseJsonObject, type Json } from './text.js';
+import { toGeminiDocument, toGeminiLine, type GeminiLine } from './gemini-shapes.js';
+import { baseName, parseJsonObject } from './text.js';
 
 /** A legacy document larger than this is not read (Gemini keeps sessions far smaller). */
 const DOCUMENT_MAX = 256 << 20;
@@ -31,7 +32,7 @@ class GeminiLineParser implements LineParser {
     if (typeof obj === 'string') throw new LineError(`gemini: ${obj}`);
     this.book.ops = [];
     try {
-      record(this.book, obj);
+      record(this.book, toGeminiLine(obj));
     } catch (err) {
       // A record nested deeper than the stack allows (JSON.parse takes it, hashing it does not).
       if (err instanceof RangeError) throw new LineError(`gemini: record nested too deeply (${err.message})`);
@@ -41,22 +42,20 @@ class GeminiLineParser implements LineParser {
   }
 }
 
-/** One JSONL record, as chatRecordingService.loadConversationRecord tells them apart. */
-function record(book: GeminiBook, obj: Json): void {
-  if (typeof obj.$rewindTo === 'string') return book.rewind(obj.$rewindTo);
-  if (nonEmpty(obj.id) !== undefined) return book.message(obj);
-  if (isObject(obj.$set)) {
-    book.metadata(obj.$set);
-    if (Array.isArray(obj.$set.messages)) book.setMessages(obj.$set.messages);
-    return;
+/** One JSONL line into the conversation. */
+function record(book: GeminiBook, line: GeminiLine): void {
+  switch (line.kind) {
+    case 'rewind':
+      return book.rewind(line.to);
+    case 'message':
+      return book.message(line.message);
+    case 'metadata':
+      book.metadata(line.meta);
+      if (line.messages) book.setMessages(line.messages);
+      return;
+    case 'unknown':
+      throw new LineError('gemini: neither a message, a metadata line, $set nor $rewindTo');
   }
-  if (nonEmpty(obj.sessionId) !== undefined) {
-    book.metadata(obj);
-    // A legacy record written on one line carries its messages too.
-    if (Array.isArray(obj.messages)) book.setMessages(obj.messages);
-    return;
-  }
-  throw new LineError('gemini: neither a message, a metadata line, $set nor $rewindTo');
 }
 
 class GeminiDocumentReader implements DocumentReader {
@@ -82,12 +81,13 @@ class GeminiDocumentReader implements DocumentReader {
     } catch (err) {
       throw new LineError(`gemini: session document is not valid JSON: ${(err as Error).message}`, lineOfError(text, err));
     }
-    if (!isObject(doc) || nonEmpty(doc.sessionId) === undefined) throw new LineError('gemini: session document has no sessionId', 1);
+    const session = toGeminiDocument(doc);
+    if (!session) throw new LineError('gemini: session document has no sessionId', 1);
     // Work on a copy: a document that fails half-way must leave the stored state as it was.
     const next = structuredClone(this.s);
     const book = new GeminiBook(this.file, next);
-    book.metadata(doc);
-    book.setMessages(Array.isArray(doc.messages) ? doc.messages : []);
+    book.metadata(session.meta);
+    book.setMessages(session.messages);
     this.s = next;
     return book.ops;
   }
