@@ -127,6 +127,37 @@ describe('reader threads', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('stop when idle, and start again (up to their number) when calls come, the first answered here meanwhile', async () => {
+    const dir = tempDir();
+    const index = await buildIndex(dir);
+    const db = openDb(index.dbPath, { readonly: true });
+    const pool = createReadPool({ dbPath: index.dbPath, size: 2, fallback: localReads(createRecall(db)), idleMs: 300 });
+    const until = async (check: () => boolean) => {
+      for (let waited = 0; !check(); waited += 20) {
+        if (waited > 30_000) throw new Error('readers did not stop');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    try {
+      // (One may stop before the other is ready, on a busy machine: 300 ms is short.)
+      expect(await pool.ready()).toBeGreaterThan(0);
+      expect((await pool.reads.recall({ query: SHARED_TERM, workspace: 'all' })).hits.length).toBe(2);
+      await until(() => pool.threads().length === 0);
+      // None running: this call is answered on this thread, and one reader is started.
+      expect((await pool.reads.recall({ query: SHARED_TERM, workspace: 'all' })).hits.length).toBe(2);
+      expect(pool.threads()).toHaveLength(1);
+      expect(await pool.ready()).toBe(1);
+      // Calls waiting with the one reader busy: a second is started, no third.
+      const calls = Array.from({ length: 6 }, () => pool.reads.recall({ query: SHARED_TERM, workspace: 'all' }));
+      expect(pool.threads()).toHaveLength(2);
+      for (const hits of await Promise.all(calls)) expect(hits.hits.length).toBe(2);
+      expect(pool.threads().length).toBeLessThanOrEqual(2);
+    } finally {
+      await pool.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it('refuse a call still queued past its deadline instead of running it, and run the others', async () => {
     const dir = tempDir();
     const index = await buildIndex(dir);

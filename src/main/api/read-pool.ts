@@ -13,6 +13,8 @@
 //   call it held is given to another reader once, then answered with an error. A reader that stops
 //   before it ever answered (no worker script, an index it cannot open) is not restarted.
 // - Until a reader is ready, and when none is left, calls are answered in this thread as before.
+// - Memory (issue 16: a reader holds ~30-40 MB): a reader with no call for idleMs is stopped, and
+//   readers are started again when calls come, up to `size` (a call answered here meanwhile).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +43,8 @@ export interface ReadPoolOptions {
   cacheKiB?: number;
   /** The worker script; default: found beside this module (readerEntry). */
   entry?: string;
+  /** A reader with no call for this long is stopped (default READER_IDLE_MS; 0: never). */
+  idleMs?: number;
 }
 
 export interface ReadPool {
@@ -112,6 +116,10 @@ interface Reader {
   worker: Worker;
   ready: boolean;
   job: Job | null;
+  /** performance.now() when it last had no call (ready, or a call answered). */
+  idleSince: number;
+  /** Being stopped for having been idle: not replaced. */
+  retiring: boolean;
 }
 
 /**
@@ -120,6 +128,13 @@ interface Reader {
  * at no measurable cost per call (issue 16's memory goal; BENCHMARKS.md).
  */
 const READER_YOUNG_MB = 8;
+
+/**
+ * A reader idle this long is stopped: an idle daemon then holds no reader's heap, connection and
+ * page cache (BENCHMARKS.md, daemon RSS). Starting one again takes a fraction of a second on its own
+ * thread while this thread answers; a minute keeps readers through an agent's turn.
+ */
+export const READER_IDLE_MS = 60_000;
 
 /** Restarts allowed in a minute before the pool gives up on threads and answers in this one. */
 const MAX_RESTARTS_PER_MINUTE = 10;
@@ -133,9 +148,12 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   const restarts: number[] = [];
   let nextId = 1;
   let closed = false;
+  /** No reader is started any more (one never started, or too many stopped): calls run here. */
+  let givenUp = !entry;
   const waiting: (() => void)[] = [];
+  const idleMs = options.idleMs ?? READER_IDLE_MS;
 
-  const readyCount = (): number => [...readers].filter((r) => r.ready).length;
+  const readyCount = (): number => [...readers].filter((r) => r.ready && !r.retiring).length;
 
   /** Answers ready() once no reader is still starting. */
   function settle(): void {
@@ -146,11 +164,12 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     const worker = new Worker(entry!, { workerData: start, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
     // The socket keeps the daemon alive; a reader alone must not.
     worker.unref();
-    const reader: Reader = { worker, ready: false, job: null };
+    const reader: Reader = { worker, ready: false, job: null, idleSince: performance.now(), retiring: false };
     readers.add(reader);
     worker.on('message', (message: ReadReply | { ready: true }) => {
       if ('ready' in message) {
         reader.ready = true;
+        reader.idleSince = performance.now();
         settle();
         pump();
         return;
@@ -158,6 +177,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       const job = reader.job;
       if (!job || job.id !== message.id) return;
       reader.job = null;
+      reader.idleSince = performance.now();
       if (message.ok) job.resolve(message.value);
       else job.reject(fromThread(message.error));
       pump();
@@ -171,11 +191,17 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         job?.reject(new Error('The index is closing.'));
         return;
       }
+      if (reader.retiring) {
+        settle();
+        pump();
+        return;
+      }
       if (job) {
         if (job.tries < 2) queue.unshift(job);
         else job.reject(new Error(`a reader thread stopped twice while answering ${job.call.method}`));
       }
       if (!reader.ready) {
+        givenUp = true;
         log('error', `read worker did not start (exit ${code}); its calls are answered on the main thread`);
       } else {
         const now = Date.now();
@@ -185,6 +211,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
           log('warn', `read worker ${worker.threadId} stopped (exit ${code}); starting another`);
           spawn();
         } else {
+          givenUp = true;
           log('error', `read workers stopped ${MAX_RESTARTS_PER_MINUTE} times in a minute; calls are answered on the main thread`);
         }
       }
@@ -200,14 +227,37 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       return;
     }
     for (const reader of readers) {
-      if (!reader.ready || reader.job) continue;
+      if (!reader.ready || reader.job || reader.retiring) continue;
       const job = nextLive();
       if (!job) return;
       job.tries++;
       reader.job = job;
       reader.worker.postMessage({ id: job.id, call: job.call });
     }
+    // Calls still wait with every reader busy: another one, up to `size`.
+    if (queue.length) grow();
   }
+
+  /** Starts a reader if fewer than `size` run (or are starting) and readers are not given up on. */
+  function grow(): void {
+    if (closed || givenUp) return;
+    let running = 0;
+    for (const r of readers) if (!r.retiring) running++;
+    if (running < Math.max(1, options.size)) spawn();
+  }
+
+  /** Stops the readers that had no call for idleMs (calls waiting keep them all). */
+  function retireIdle(): void {
+    if (queue.length) return;
+    const now = performance.now();
+    for (const reader of readers) {
+      if (!reader.ready || reader.job || reader.retiring || now - reader.idleSince < idleMs) continue;
+      reader.retiring = true;
+      void reader.worker.terminate();
+    }
+  }
+  const retirement = idleMs > 0 ? setInterval(retireIdle, Math.max(10, idleMs / 4)) : null;
+  retirement?.unref();
 
   /** The oldest queued call still awaited; those past their deadline are refused on the way. */
   function nextLive(): Job | undefined {
@@ -220,7 +270,12 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   }
 
   function submit(call: ReadCall): Promise<unknown> {
-    if (closed || !readyCount()) return callReads(options.fallback, call);
+    if (closed) return callReads(options.fallback, call);
+    if (!readyCount()) {
+      // None ready (all stopped when idle, or still starting): one is started, this call runs here.
+      if (![...readers].some((r) => !r.retiring)) grow();
+      return callReads(options.fallback, call);
+    }
     return new Promise((resolve, reject) => {
       queue.push({ id: nextId++, call, deadline: callDeadline(), tries: 0, resolve, reject });
       settle();
@@ -257,6 +312,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     threads: () => [...readers].map((r) => r.worker),
     async close() {
       closed = true;
+      if (retirement) clearInterval(retirement);
       for (const job of queue.splice(0)) job.reject(new Error('The index is closing.'));
       await Promise.all([...readers].map((r) => r.worker.terminate()));
     },
