@@ -35,7 +35,7 @@ const load0 = load();
 try {
   const readers = values.readers === undefined ? undefined : Number(values.readers);
   const f = await runDaemon(
-    { root, corpus, dbPath: path.resolve(values.db), work, readers, rebuildCli: true, idleWaitMs: Number(values['idle-wait']) * 1000, countRefused: true },
+    { root, corpus, dbPath: path.resolve(values.db), work, readers, rebuildCli: true, idleWaitMs: Number(values['idle-wait']) * 1000, countRefused: true, onRss: (calls, mb) => process.stderr.write(`${calls} calls: ${mb.toFixed(0)} MB\n`) },
     manifest,
     // 4 clients, not the socket row's 50: this is about memory, and 50 at once on a busy machine run
     // past the socket's 10 s limit (calls refused so are counted, not fatal).

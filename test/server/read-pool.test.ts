@@ -157,7 +157,8 @@ describe('reader threads', () => {
       db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Three reader starts through tsx: well over the default 30 s on a busy machine.
+  }, 180_000);
   it('refuse a call still queued past its deadline instead of running it, and run the others', async () => {
     const dir = tempDir();
     const index = await buildIndex(dir);
