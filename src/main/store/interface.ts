@@ -73,12 +73,6 @@ export interface Search {
   entryTexts(ids: readonly number[]): Map<number, { seq: number; text: string }>;
   /** Entries matching one term (a clause's MATCH) within bounds, best bm25 first. */
   termEntries(match: string, bounds: Bounds, limit: number): TermEntryRow[];
-  /** Entries matching any of several MATCH strings within bounds, each once, with bm25 of their OR (the sum of each one's own). */
-  entriesMatchingAny(matches: readonly string[], bounds: Bounds): TermEntryRow[];
-  /** Row ids of every entry a MATCH finds in the whole index, ascending. */
-  entryIds(match: string): number[];
-  /** How many entries a MATCH finds in the whole index. */
-  entryHitCount(match: string): number;
   /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
   termsBetween(from: string, to: string, limit: number): { term: string; doc: number }[];
   /** Exact number of conversations containing a stemmed term. */

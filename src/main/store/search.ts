@@ -215,7 +215,6 @@ export function createSearch(db: ReadableDb): Search {
        WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
     termEntries: db.prepare<BoundParams & { match: string }, TermEntryRow>(TERM_ENTRIES_SQL).raw(),
-    entryIds: db.prepare<[string], number>('SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?').pluck(),
     termEntriesBest: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(TERM_ENTRIES_BEST_SQL).raw(),
     entryTexts: db.prepare<[string], { id: number; seq: number; text: string }>(
       'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
@@ -380,18 +379,6 @@ export function createSearch(db: ReadableDb): Search {
       const params = { ...boundParams(bounds), match };
       return entryHits(match) <= limit ? s.termEntries.all(params) : s.termEntriesBest.all({ ...params, limit });
     },
-    /**
-     * Entries matching any of the clauses' MATCH strings within bounds, each once, in no particular order,
-     * with bm25 of the OR of them: the sum of each clause's own bm25 for the entry (FTS5 adds the phrases'
-     * parts in the order given, a missing phrase adding 0), so an entry matching three terms is ranked
-     * once, not three times.
-     */
-    entriesMatchingAny: (matches: readonly string[], bounds: Bounds): TermEntryRow[] =>
-      s.termEntries.all({ ...boundParams(bounds), match: matches.join(' OR ') }),
-    /** Row ids of every entry a MATCH finds, in the whole index (no bounds, off-path ones too), ascending. */
-    entryIds: (match: string): number[] => s.entryIds.all(match),
-    /** Entries a MATCH finds in the whole index (cached like df). */
-    entryHitCount: (match: string): number => entryHits(match),
     /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
     termsBetween: (from: string, to: string, limit: number): { term: string; doc: number }[] => s.vocabRange.all(from, to, limit),
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
