@@ -131,14 +131,14 @@ export function coverageCeiling(terms: readonly QueryTerm[]): number {
 
 /**
  * Which of the ranked candidates (best first) to list, and why, in a person's words. The first
- * `guesses` are admitted whatever their coverage when they score close to the best.
+ * `guesses` are admitted whatever their coverage; like every other, a guess is listed only close to
+ * the first (which, when there are guesses, is the best).
  */
 export function selectSuggestions<T extends Candidate>(sorted: readonly T[], bar: number, p: DefaultParams, maxHits: number, guesses = 0): { kept: T[]; reason: string; detail: string } {
   const pool = sorted.slice(0, p.pool);
   const floor = sorted[p.background - 1]?.final ?? 0;
-  const best = sorted[0]?.final ?? 0;
   const covers = (c: T) => c.coverage >= bar || (c.coverage >= bar - p.partial && c.final >= p.standout * floor);
-  const admitted = pool.filter((c, i) => covers(c) || (i < guesses && c.final >= best * p.relativeCutoff));
+  const admitted = pool.filter((c, i) => covers(c) || i < guesses);
   const bestCoverage = Math.max(0, ...pool.map((c) => c.coverage));
   if (!admitted.length) {
     const reason = sorted.length
