@@ -49,7 +49,9 @@ export class BatchGroup {
     });
     this.applyTx = writeTransaction(db, (batches: readonly Held[]) => {
       try {
-        for (const apply of batches) apply();
+        writer.deferDerived(() => {
+          for (const apply of batches) apply();
+        });
       } catch (err) {
         // Part of a batch may be written, and only rolling back the whole group undoes it.
         throw new RetryGroup(err);

@@ -196,6 +196,8 @@ export interface Writer {
   commitBatch(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more?: boolean): Map<string, number | null>;
   /** The same inside the caller's open transaction, with no savepoint of its own. */
   commitBatchInTransaction(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more?: boolean): void;
+  /** Runs `apply` (batches in the caller's open transaction) deriving each conversation they touch once, at the end. */
+  deferDerived<T>(apply: () => T): T;
   /** Where a file's conversation is stored, or the exclusion keeping it out; inside a write transaction. */
   place(file: FileRow, conv: string, announced: Announced): Placed;
   /** Drops everything a file produced (keeping conversation ids), to read it again from the start. */

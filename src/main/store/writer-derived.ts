@@ -9,6 +9,8 @@ import { deriveSummary } from './derived-summary.js';
 export interface Derived {
   /** Everything derived from the conversation's entries, after a batch; `deferTerms`: its terms document is only marked stale. */
   finish(convId: number, deferTerms: boolean): void;
+  /** Whether the conversation's row is there (not forgotten since). */
+  exists(convId: number): boolean;
   /** Whether any conversation_terms document is marked stale. */
   anyStale(): boolean;
   /** Every document marked stale (by this run's earlier batches, or a run that stopped between two). */
@@ -103,6 +105,7 @@ export function createDerived(db: WritableDb): Derived {
       refreshSummaryFields(conv);
       if (!deferTerms) rebuildTerms(convId, conv);
     },
+    exists: (convId) => s.convById.get(convId) !== undefined,
     anyStale: () => s.staleTerms.get() !== undefined,
     rebuildStale() {
       for (const id of s.staleTerms.all()) rebuildTerms(id);

@@ -5,6 +5,24 @@ import type { EntryRecord, SourcedRecord } from './ops.js';
 import { redactPrivate } from '../privacy.js';
 
 type Stored = { id: number; text: string; indexed: number };
+/** All but the first two (conversation and seq) of a row's columns. */
+type Tail<T extends unknown[]> = T extends [unknown, unknown, ...infer R] ? R : never;
+/** An entry's columns in the order the insert and update statements take them. */
+type EntryParams = [
+  conversationId: number,
+  seq: number,
+  sourceId: string | null,
+  parentSourceId: string | null,
+  role: string,
+  author: string | null,
+  kind: string,
+  text: string,
+  indexed: number,
+  toolName: string | null,
+  toolStatus: string | null,
+  ts: number | null,
+  firstKeptSourceId: string | null,
+];
 
 export interface EntryRows {
   /** The entry at its seq: inserted, or the one there replaced. */
@@ -29,46 +47,51 @@ export function createEntryRows(db: WritableDb): EntryRows {
     ),
     lastSeq: db.prepare<[number], number | null>('SELECT max(seq) FROM entries WHERE conversation_id = ?').pluck(),
     deleteEntry: db.prepare('DELETE FROM entries WHERE id = ?'),
-    insertEntry: db.prepare(
+    // Positional parameters: binding by name looked up each of the 13 names on the row object, a
+    // fifth of the statement's cost (BENCHMARKS.md, ingest at the end of stop 22).
+    insertEntry: db.prepare<EntryParams>(
       `INSERT INTO entries (conversation_id, seq, source_id, parent_source_id, role, author, kind, text, indexed,
         tool_name, tool_status, ts, first_kept_source_id)
-       VALUES (@conversation_id, @seq, @source_id, @parent_source_id, @role, @author, @kind, @text, @indexed,
-        @tool_name, @tool_status, @ts, @first_kept_source_id)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    updateEntry: db.prepare(
-      `UPDATE entries SET source_id = @source_id, parent_source_id = @parent_source_id, role = @role, author = @author,
-        kind = @kind, text = @text, indexed = @indexed, tool_name = @tool_name, tool_status = @tool_status, ts = @ts,
-        first_kept_source_id = @first_kept_source_id WHERE id = @id`,
+    // Not conversation_id nor seq (the row keeps both): writing a foreign-key column opens a statement
+    // journal, and with it FTS5 flushes its pending rows (see writer-conversations.ts, applyMeta).
+    updateEntry: db.prepare<[...Tail<EntryParams>, number]>(
+      `UPDATE entries SET source_id = ?, parent_source_id = ?, role = ?, author = ?,
+        kind = ?, text = ?, indexed = ?, tool_name = ?, tool_status = ?, ts = ?, first_kept_source_id = ? WHERE id = ?`,
     ),
     ftsInsert: db.prepare('INSERT INTO entries_fts (rowid, text) VALUES (?, ?)'),
     ftsDelete: db.prepare("INSERT INTO entries_fts (entries_fts, rowid, text) VALUES ('delete', ?, ?)"),
   };
 
   function upsert(convId: number, e: EntryRecord): void {
-    const row = {
-      conversation_id: convId,
-      seq: e.seq,
-      source_id: e.sourceId ?? null,
-      parent_source_id: e.parentSourceId ?? null,
-      role: e.role,
-      author: e.author ?? null,
-      kind: e.kind,
-      // Private spans are dropped before storage: what is never stored can never be searched or leaked.
-      text: redactPrivate(e.text),
-      indexed: e.indexed && e.text.length > 0 ? 1 : 0,
-      tool_name: e.toolName ?? null,
-      tool_status: e.toolStatus ?? null,
-      ts: e.ts ?? null,
-      first_kept_source_id: e.firstKeptSourceId ?? null,
-    };
+    // Private spans are dropped before storage: what is never stored can never be searched or leaked.
+    const text = redactPrivate(e.text);
+    const indexed = e.indexed && e.text.length > 0 ? 1 : 0;
+    const row: EntryParams = [
+      convId,
+      e.seq,
+      e.sourceId ?? null,
+      e.parentSourceId ?? null,
+      e.role,
+      e.author ?? null,
+      e.kind,
+      text,
+      indexed,
+      e.toolName ?? null,
+      e.toolStatus ?? null,
+      e.ts ?? null,
+      e.firstKeptSourceId ?? null,
+    ];
     const old = s.entry.get(convId, e.seq);
     if (old) {
       if (old.indexed) s.ftsDelete.run(old.id, old.text);
-      s.updateEntry.run({ ...row, id: old.id });
-      if (row.indexed) s.ftsInsert.run(old.id, row.text);
+      const [, , ...columns] = row;
+      s.updateEntry.run(...columns, old.id);
+      if (indexed) s.ftsInsert.run(old.id, text);
     } else {
-      const id = s.insertEntry.run(row).lastInsertRowid;
-      if (row.indexed) s.ftsInsert.run(id, row.text);
+      const id = s.insertEntry.run(...row).lastInsertRowid;
+      if (indexed) s.ftsInsert.run(id, text);
     }
   }
 

@@ -18,6 +18,9 @@ export interface FileRows {
   setFileStatus(file: FileRow, status: FileRow['status'], error: string | null): void;
 }
 
+/** A new source_files row's columns but its id, path and kind: the table's defaults (schema.ts). */
+const NEW_FILE = { size: 0, mtime_ms: 0, inode: 0, committed_offset: 0, committed_line: 0, parser_state: null, status: 'ok', error: null, indexed_at: null } as const;
+
 export function createFileRows(db: WritableDb): FileRows {
   const s = {
     file: db.prepare<[string], FileRow>('SELECT * FROM source_files WHERE path = ?'),
@@ -52,7 +55,9 @@ export function createFileRows(db: WritableDb): FileRows {
     ensureFile(path, kind) {
       const existing = s.file.get(path);
       if (existing) return existing;
-      insertFile(path, kind);
+      // Inserted now: the row is the table's defaults, no need to read it back.
+      const { changes, lastInsertRowid } = insertFile(path, kind);
+      if (changes === 1) return { id: Number(lastInsertRowid), path, kind, ...NEW_FILE };
       return s.file.get(path)!;
     },
     commitProgress(file, progress) {

@@ -49,6 +49,12 @@ export function createWriter(db: WritableDb, options: WriterOptions = {}): Write
   });
   const entries = createEntryRows(db);
   const derived = createDerived(db);
+  /**
+   * While a group of batches is applied in one transaction (see deferDerived): the conversations its
+   * batches touched, each with whether its last batch said `more`, derived once at the group's end.
+   */
+  let pending: Map<number, boolean> | null = null;
+  let pendingRebuild = false;
 
   /**
    * Applies one batch of ops and commits the file's progress with it. `more`: another batch of the
@@ -96,8 +102,13 @@ export function createWriter(db: WritableDb, options: WriterOptions = {}): Write
       if (meta.parentKey !== undefined) parentKeySet = true;
     }
     for (const [convId, leaf] of leaves) conversations.setLeaf(convId, leaf);
-    for (const row of touched.values()) derived.finish(row.id, more);
-    if (!more) derived.rebuildStale();
+    if (pending) {
+      for (const row of touched.values()) pending.set(row.id, more);
+      if (!more) pendingRebuild = true;
+    } else {
+      for (const row of touched.values()) derived.finish(row.id, more);
+      if (!more) derived.rebuildStale();
+    }
     // Only a new conversation (a parent children may wait for) or a new parent key can link anything,
     // and only while some conversation is unlinked.
     if (inserted || parentKeySet) conversations.linkParents();
@@ -128,6 +139,32 @@ export function createWriter(db: WritableDb, options: WriterOptions = {}): Write
     commitBatchInTransaction(file, ops, progress, more = false) {
       if (!db.inTransaction) throw new Error('commitBatchInTransaction needs an open transaction');
       commitBatchBody(file, ops, progress, more);
+    },
+    /**
+     * Runs `apply` (batches committed in the caller's one transaction) with what is derived from a
+     * conversation's entries (counts, active branch, summary, conversations_fts and
+     * conversation_terms rows) done once per conversation at the end, not after every batch: the
+     * files of one OpenCode conversation (a file per message and part) each re-derived all of it,
+     * re-reading and re-tokenizing its whole text, quadratic in its files. The end state is the same:
+     * each is derived from the entries as they stand, as the last batch touching it would have.
+     */
+    deferDerived<T>(apply: () => T): T {
+      if (!db.inTransaction) throw new Error('deferDerived needs an open transaction');
+      if (pending) return apply();
+      pending = new Map();
+      pendingRebuild = false;
+      let done: Map<number, boolean>;
+      let result: T;
+      try {
+        result = apply();
+      } finally {
+        done = pending;
+        pending = null;
+      }
+      // A conversation forgotten by a later batch of the group (an exclusion) has no row left to derive.
+      for (const [convId, more] of done) if (derived.exists(convId)) derived.finish(convId, more);
+      if (pendingRebuild) derived.rebuildStale();
+      return result;
     },
     place(file: FileRow, conv: string, announced: Announced): Placed {
       if (!db.inTransaction) throw new Error('place needs an open write transaction');
