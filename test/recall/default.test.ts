@@ -132,6 +132,27 @@ describe('default strategy on an index', () => {
     db.close();
   });
 
+  it('a pasted log line, a stack trace or a greeting does not hide the conversation the message refers to', () => {
+    const { db, ids } = buildIndex(convs);
+    const recall = createRecall(db);
+    const said = 'TestRefundWebhook_Retry is flaking with the fake clock';
+    const pasted = [
+      said,
+      '2026-11-29T10:22:01.123Z ERROR ci-runner-4 job=7f3e9a2c41 pid=48213 exit 1',
+      '    at Object.<anonymous> (/home/ci/build/pkg/notifier/webhook_test.go:212:9)',
+      '    at runTicksAndYield (/home/ci/build/pkg/harness/loop.go:95:5)',
+    ].join('\n');
+    const greeted = `hi! quick question, sorry if it's obvious: ${said}`;
+    for (const text of [said, pasted, greeted]) {
+      const r = recall.suggest({ text, workspace: '/w/pay', scope: 'everywhere', now });
+      expect(r.suggestions.map((x) => x.id), text).toEqual([ids.get('target')]);
+    }
+    // New work with the same log still stays quiet: its own new words count as before.
+    const fresh = pasted.replace(said, 'write a zorblaxFetcher quuxolDriver adapter');
+    expect(recall.suggest({ text: fresh, workspace: '/w/pay', scope: 'everywhere', now }).suggestions).toEqual([]);
+    db.close();
+  });
+
   it('stays clean for new work in everyday words', () => {
     const { db } = buildIndex(convs);
     const r = createRecall(db).suggest({ text: 'please update the build config and review the tests', workspace: '/w/pay', scope: 'everywhere', now });

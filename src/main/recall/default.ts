@@ -20,6 +20,7 @@ import { calendarDaysAgo, startOfDay } from '../../shared/age.js';
 import type { Sensitivity, Signal } from '../../shared/api.js';
 import type { ConversationMetaRow } from '../store/search.js';
 import { activeIn, readCues, type Cues } from './cues.js';
+import { informationOf, machineOutputKeys } from './information.js';
 import { queryTerms, scoreConversations, type QueryTerm, type Scored } from './relevance.js';
 import { ageDays, byScoreThenRecent, sameWorkspace, type Ranked, type Strategy, type StrategyContext } from './strategy.js';
 
@@ -192,7 +193,9 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
     name: 'default',
     suggest(ctx: StrategyContext) {
       const cues = readCues(ctx.text, ctx.now);
-      const terms = queryTerms(ctx.search, ctx.clauses, cues);
+      // The gate's share of the message: pasted program output the history lacks counts nothing.
+      const machine = machineOutputKeys(ctx.text);
+      const terms = queryTerms(ctx.search, ctx.clauses, cues).map((t) => ({ ...t, weight: informationOf(t, machine) }));
       const salientTerms = terms.filter((t) => t.df >= 1 && !t.common).map((t) => t.key);
       const bar = coverageBar(ctx.sensitivity, cues, p);
       const guesses = guessesFor(ctx.sensitivity, cues, p);

@@ -25,6 +25,7 @@ stuff bit lot lots again last time times previous previously earlier before back
 discussed discuss mentioned said told asked ago
 want wanted need needed needs trying try tried think thought know knew guess seems seem seemed looks look
 looking see saw get got getting go going gonna wanna make made do doing done use using help could would should
-anyway something somehow someone whatever thing things way ways also now today yesterday tomorrow`;
+anyway something somehow someone whatever thing things way ways also now today yesterday tomorrow
+morning afternoon evening quick question questions btw fyi sorry hope wondering wonder curious`;
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(`${ENGLISH} ${CHAT}`.split(/\s+/).filter(Boolean));

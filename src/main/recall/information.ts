@@ -1,0 +1,54 @@
+// How much of a message's information a term carries, for the suggestion gate's coverage.
+//
+// The relevance model weighs a term by its idf in the person's history, and the gate reads coverage
+// as the share of that information a conversation accounts for, a term the history never uses counting
+// fully: new work names things no earlier conversation does. Output pasted from a program breaks that
+// reading. A log line or a stack trace is full of values unique to the moment (timestamps, hashes,
+// addresses, process ids, file:line locations, the frames of this one run); no history holds them, so
+// each would count fully against every earlier conversation, and a message that pastes the very error
+// an earlier conversation solved would be judged new work. Such a term, when the history lacks it,
+// counts nothing: its absence says nothing about what the message is about. A value the history does
+// hold still counts (the same error code or address seen before is evidence), and ranking is not
+// touched (a term no conversation holds matches nothing anyway).
+import { clauseKey, parseQuery } from './terms.js';
+import type { QueryTerm } from './relevance.js';
+
+/** A token that is a value, not a name: a long number, a hash or address, a time like 29t10 or 123z. */
+export function isValueToken(token: string): boolean {
+  if (/^\d{5,}$/.test(token)) return true;
+  const hex = token.replace(/^0x/, '');
+  if (hex.length >= 6 && /^[0-9a-f]+$/.test(hex) && /\d/.test(hex) && /[a-f]/.test(hex)) return true;
+  return token.length <= 6 && /^\d+[a-z]\d*$/.test(token);
+}
+
+/** A file location with a line number: `main.js:1182:33`, `(node:internal/x:95:5)`, `File "a.py", line 3`. */
+const LOCATION = /[\w./\\-]+:\d+(:\d+)?\b|\bline \d+\b/;
+/** Lines a program writes: a stack frame, a log line (opening with a time or a level), a compiler's file:line. */
+const MACHINE_LINE: readonly RegExp[] = [
+  /^\s*(at|File|from)\s.*(:\d+|line \d+)/,
+  /^\s*#?\d+\s+0x[0-9a-f]+/i,
+  /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/,
+  /^\s*\[?\d{2}:\d{2}:\d{2}\b/,
+  /^\s*\[?(ERROR|ERR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|PANIC)\b[\]:\s]/,
+];
+
+/** The keys of the clauses that appear only on lines a program wrote. */
+export function machineOutputKeys(text: string): Set<string> {
+  const machine = new Set<string>();
+  const human = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const isMachine = MACHINE_LINE.some((re) => re.test(line)) || (/^\s{2,}\S/.test(line) && LOCATION.test(line));
+    for (const c of parseQuery(line)) (isMachine ? machine : human).add(clauseKey(c));
+  }
+  for (const key of human) machine.delete(key);
+  return machine;
+}
+
+/** The term's share of the message's information: its idf, or nothing for an unknown value or trace term. */
+export function informationOf(term: Pick<QueryTerm, 'clause' | 'df' | 'weight' | 'key'>, machine: ReadonlySet<string>): number {
+  if (term.df > 0) return term.weight;
+  const tokens = term.clause.tokens;
+  const value = tokens.some(isValueToken) || tokens.filter((t) => /^\d+$/.test(t)).length >= 3 || LOCATION.test(term.clause.source);
+  return value || machine.has(term.key) ? 0 : term.weight;
+}
