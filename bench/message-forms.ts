@@ -1,6 +1,7 @@
 // Recall quality on messages as people send them: every query of a labeled history (../shared/eval)
 // sent again with a pasted log line, a stack trace, a greeting or a second request added, and scored
-// like run-eval.mjs (precision / hit / "new work" left clean) for the default strategy.
+// like run-eval.mjs: the default strategy's precision / hit / "new work" left clean, and search's
+// recall@10 / MRR.
 //
 //   node bin/run-ts.mjs bench/message-forms.ts --corpus ../shared/eval/dev2/conversations.json [--keep DIR]
 //
@@ -44,9 +45,9 @@ const manifest = JSON.parse(fs.readFileSync(path.join(home, 'manifest.json'), 'u
 const label = new Map(Object.entries(manifest).map(([id, m]) => [m.sessionId, id]));
 const db = openDb(dbFile, { readonly: true });
 const recall = createRecall(db);
-console.log(`| ${path.basename(path.dirname(corpusFile))}: added to every query | precision | hit | none left clean |\n|---|---|---|---|`);
+console.log(`| ${path.basename(path.dirname(corpusFile))}: added to every query | precision | hit | none left clean | search recall@10 | MRR |\n|---|---|---|---|---|---|`);
 for (const [form, shape] of Object.entries(FORMS)) {
-  let injected = 0, useful = 0, wanted = 0, found = 0, none = 0, clean = 0;
+  let injected = 0, useful = 0, wanted = 0, found = 0, none = 0, clean = 0, inTop = 0, rr = 0;
   for (const q of corpus.queries) {
     const r = recall.suggest({ text: shape(q.text), workspace: q.workspace, now: corpus.now, scope: 'everywhere' });
     const got = r.suggestions.map((s) => label.get(s.sessionId));
@@ -54,9 +55,14 @@ for (const [form, shape] of Object.entries(FORMS)) {
     useful += got.filter((id) => id && (q.relevant[id] ?? 0) >= 1).length;
     const must = Object.keys(q.relevant).filter((id) => q.relevant[id] === 2);
     if (q.kind === 'none') { none++; if (!got.length) clean++; }
-    if (must.length) { wanted++; if (must.some((id) => got.includes(id))) found++; }
+    if (!must.length) continue;
+    wanted++;
+    if (must.some((id) => got.includes(id))) found++;
+    const hits = recall.recall({ query: shape(q.text), limit: 10 }).hits.map((h) => label.get(h.sessionId));
+    const rank = hits.findIndex((id) => id && must.includes(id));
+    if (rank >= 0) { inTop++; rr += 1 / (rank + 1); }
   }
   const f = (a: number, b: number) => (b ? a / b : 0).toFixed(2);
-  console.log(`| ${form} | ${f(useful, injected)} | ${f(found, wanted)} | ${f(clean, none)} |`);
+  console.log(`| ${form} | ${f(useful, injected)} | ${f(found, wanted)} | ${f(clean, none)} | ${f(inTop, wanted)} | ${f(rr, wanted)} |`);
 }
 db.close();
