@@ -14,6 +14,9 @@ describe('back-references', () => {
     'new postmortem, same template as the ranking one',
     'do it like we did before',
     'remember the pgbouncer fix?',
+    "we've seen this exact timeout before",
+    'pretty sure we fixed this one before',
+    'the deploy hangs at the migration step, this happened before',
   ])('"%s" points back', (text) => expect(readCues(text, NOW).backReference).toBe(true));
 
   it.each([
@@ -21,6 +24,7 @@ describe('back-references', () => {
     'fix the issue with the export button',
     'write a DAG that archives task logs older than 30 days',
     'the build fails on the main branch',
+    'run the linter before you commit',
   ])('"%s" does not', (text) => expect(readCues(text, NOW).backReference).toBe(false));
 });
 
@@ -31,6 +35,9 @@ describe('questions about what was done before', () => {
     'what check did we put in airflow after INC-047, so I don\'t duplicate it?',
     'I remember we once packed everything for one item together',
     'what did we change in the runtime settings back then?',
+    "didn't we already fix the flaky export test?",
+    'did we ever find out why the cache misses spike at noon?',
+    'what was the flag we used to skip the slow tests?',
   ])('"%s" asks', (text) => expect(readCues(text, NOW).asksPast).toBe(true));
 
   it.each([
@@ -38,6 +45,8 @@ describe('questions about what was done before', () => {
     'add a test for the new export button',
     'we need to redo the nightly transforms',
     'what did the logs say? fix the flaky test',
+    'ever since we turned on compression the job is slow',
+    'what was the reason for the outage? write it up',
   ])('"%s" does not', (text) => expect(readCues(text, NOW).asksPast).toBe(false));
 });
 

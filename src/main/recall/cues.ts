@@ -36,12 +36,16 @@ const BACK_REFERENCE: readonly RegExp[] = [
   /\b(that|those) [^.?!,;]{0,30}\b(thing|things|issue|problem|bug|stuff|one)\b/,
   /\bthe [^.?!,;]{0,30}\b(thing|stuff)\b/,
   /\b(is|are|it's|its|was) back\b/,
+  /\b(seen|had|hit|fixed|solved|done|debugged|handled) (this|that|it)( \w+){0,2} before\b/,
+  /\b(this|that|it) (happened|came up|broke) before\b/,
 ];
 
 const ASKS_PAST: readonly RegExp[] = [
   /\b(how|what|where|when|which|why|who)\b[^.?!]{0,60}\b(did|had) (we|i|you)\b/,
   /\b(we|i) (once|previously)\b/,
   /\bback then\b/,
+  /\b(did|didn't|didnt|have|haven't|havent) (we|i|you) (ever|already)\b/,
+  /\bwhat was the\b[^.?!]{0,40}\b(we|i|you) (used|ran|chose|picked|wrote|set|went with)\b/,
 ];
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
