@@ -38,7 +38,7 @@ export function machineOutputKeys(text: string): Set<string> {
   const human = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
     if (!line.trim()) continue;
-    const isMachine = MACHINE_LINE.some((re) => re.test(line)) || (/^\s{2,}\S/.test(line) && LOCATION.test(line));
+    const isMachine = MACHINE_LINE.some((re) => re.test(line)) || (/^(\t|\s{2,})\S/.test(line) && LOCATION.test(line));
     for (const c of parseQuery(line)) (isMachine ? machine : human).add(clauseKey(c));
   }
   for (const key of human) machine.delete(key);
