@@ -159,6 +159,30 @@ describe('reader threads', () => {
     }
     // Three reader starts through tsx: well over the default 30 s on a busy machine.
   }, 180_000);
+  it('stop a spare reader after its short idle time and keep the last one until its own', async () => {
+    const dir = tempDir();
+    const index = await buildIndex(dir);
+    const db = openDb(index.dbPath, { readonly: true });
+    const pool = createReadPool({ dbPath: index.dbPath, size: 2, fallback: localReads(createRecall(db)), idleMs: 600_000, spareIdleMs: 300 });
+    try {
+      // Both start with the pool; the slower of the two may already be the spare that stops.
+      expect(await pool.ready()).toBeGreaterThan(0);
+      for (let waited = 0; pool.threads().length > 1; waited += 20) {
+        if (waited > 30_000) throw new Error('the spare reader did not stop');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Well past the spare's 300 ms: the last reader stays (its own idle time is ten minutes) and answers.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(pool.threads()).toHaveLength(1);
+      expect(await pool.ready()).toBe(1);
+      expect((await pool.reads.recall({ query: SHARED_TERM, workspace: 'all' })).hits.length).toBe(2);
+      expect(pool.threads()).toHaveLength(1);
+    } finally {
+      await pool.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
   it('refuse a call still queued past its deadline instead of running it, and run the others', async () => {
     const dir = tempDir();
     const index = await buildIndex(dir);

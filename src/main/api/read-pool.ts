@@ -13,8 +13,10 @@
 //   call it held is given to another reader once, then answered with an error. A reader that stops
 //   before it ever answered (no worker script, an index it cannot open) is not restarted.
 // - Until a reader is ready, and when none is left, calls are answered in this thread as before.
-// - Memory (issue 16: a reader holds ~30-40 MB): a reader with no call for idleMs is stopped, and
-//   readers are started again when calls come, up to `size` (a call answered here meanwhile).
+// - Memory (issue 16: a reader holds ~40-45 MB): a reader with no call for idleMs is stopped, and
+//   readers are started again when calls come, up to `size` (a call answered here meanwhile). A
+//   spare (another reader is ready beside it) goes after spareIdleMs: the second reader serves
+//   calls that arrive together, and one agent calling in turn never needs it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +47,8 @@ export interface ReadPoolOptions {
   entry?: string;
   /** A reader with no call for this long is stopped (default READER_IDLE_MS; 0: never). */
   idleMs?: number;
+  /** A reader with no call for this long while another is ready is stopped (default SPARE_IDLE_MS, at most idleMs). */
+  spareIdleMs?: number;
 }
 
 export interface ReadPool {
@@ -136,6 +140,13 @@ const READER_YOUNG_MB = 8;
  */
 export const READER_IDLE_MS = 60_000;
 
+/**
+ * A spare reader idle this long is stopped: the calls that made the pool start it (several at once)
+ * are over. Starting one again costs a fraction of a second of CPU on its own thread; 10 s keeps it
+ * through a burst of an agent's parallel tool calls.
+ */
+export const SPARE_IDLE_MS = 10_000;
+
 /** Restarts allowed in a minute before the pool gives up on threads and answers in this one. */
 const MAX_RESTARTS_PER_MINUTE = 10;
 
@@ -152,6 +163,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   let givenUp = !entry;
   const waiting: (() => void)[] = [];
   const idleMs = options.idleMs ?? READER_IDLE_MS;
+  const spareIdleMs = Math.min(options.spareIdleMs ?? SPARE_IDLE_MS, idleMs);
 
   const readyCount = (): number => [...readers].filter((r) => r.ready && !r.retiring).length;
 
@@ -246,17 +258,19 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     if (running < Math.max(1, options.size)) spawn();
   }
 
-  /** Stops the readers that had no call for idleMs (calls waiting keep them all). */
+  /** Stops the readers that had no call for idleMs, and the spares that had none for spareIdleMs (calls waiting keep them all). */
   function retireIdle(): void {
     if (queue.length) return;
     const now = performance.now();
     for (const reader of readers) {
-      if (!reader.ready || reader.job || reader.retiring || now - reader.idleSince < idleMs) continue;
+      if (!reader.ready || reader.job || reader.retiring) continue;
+      const spare = [...readers].some((r) => r !== reader && r.ready && !r.retiring);
+      if (now - reader.idleSince < (spare ? spareIdleMs : idleMs)) continue;
       reader.retiring = true;
       void reader.worker.terminate();
     }
   }
-  const retirement = idleMs > 0 ? setInterval(retireIdle, Math.max(10, idleMs / 4)) : null;
+  const retirement = idleMs > 0 ? setInterval(retireIdle, Math.max(10, spareIdleMs / 4)) : null;
   retirement?.unref();
 
   /** The oldest queued call still awaited; those past their deadline are refused on the way. */
