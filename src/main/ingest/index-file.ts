@@ -22,7 +22,7 @@ export interface FileIndexer {
    * Indexes whatever is new in one file. Never throws for a bad file: problems go into `stats`.
    * Throws a StoreError when the index itself cannot be written: then no other file could be either.
    */
-  indexFile(kind: SourceKind, file: string, stats?: ScanStats, known?: KnownFiles): ScanStats;
+  indexFile(kind: SourceKind, file: string, stats?: ScanStats, known?: KnownFiles, st?: fs.Stats): ScanStats;
 }
 
 export function createFileIndexer(
@@ -36,17 +36,18 @@ export function createFileIndexer(
    * Indexes whatever is new in one file. Never throws for a bad file: problems go into `stats`.
    * Throws a StoreError when the index itself cannot be written: then no other file could be either.
    */
-  function indexFile(kind: SourceKind, file: string, stats: ScanStats = emptyStats(), known: KnownFiles = NONE): ScanStats {
-    return guard(db, () => indexOne(kind, file, stats, known));
+  function indexFile(kind: SourceKind, file: string, stats: ScanStats = emptyStats(), known: KnownFiles = NONE, st?: fs.Stats): ScanStats {
+    return guard(db, () => indexOne(kind, file, stats, known, st));
   }
 
-  function indexOne(kind: SourceKind, file: string, stats: ScanStats, known: KnownFiles): ScanStats {
+  /** `taken`: the file's stat when the caller (a scan) has just taken it. */
+  function indexOne(kind: SourceKind, file: string, stats: ScanStats, known: KnownFiles, taken: fs.Stats | undefined): ScanStats {
     const adapter = adapters.get(kind);
     if (!adapter) throw new Error(`No adapter for source kind ${kind}`);
     if (excluded(file)) return stats;
     let st: fs.Stats;
     try {
-      st = fs.statSync(file);
+      st = taken ?? fs.statSync(file);
     } catch (err) {
       report(stats, { path: file, line: null, reason: `cannot stat: ${(err as Error).message}` });
       return stats;

@@ -80,7 +80,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     let i = from;
     const bytes0 = stats.bytes;
     do {
-      files.indexFile(work[i]!.kind, work[i]!.file, stats, known);
+      index(work[i]!, stats, known);
       i++;
     } while (i < work.length && i - from < GROUP_FILES && stats.bytes - bytes0 < GROUP_BYTES && more(i));
     return i;
@@ -88,13 +88,28 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   /** The same in ONE transaction, each file's batches as savepoints: a group's careful second attempt. */
   const indexGroup = writeTransaction(db, indexFiles);
 
+  /**
+   * The stat pendingBytes took last, handed to indexFile for the same file so that a file is stat-ed
+   * once per scan, not twice (~260 ms CPU of an unchanged 10k re-scan). Taken anew at every indexNext:
+   * a stat is never carried across a yield of scanAsync.
+   */
+  let peeked: { file: string; st: fs.Stats } | null = null;
+  const index = (item: WorkItem, stats: ScanStats, known: KnownFiles) => {
+    const st = peeked?.file === item.file ? peeked.st : undefined;
+    peeked = null;
+    files.indexFile(item.kind, item.file, stats, known, st);
+  };
+
   /** Bytes of `file` not indexed yet (0 when it cannot be read: indexFile reports that). */
   function pendingBytes(file: string, known: KnownFiles): number {
+    let st: fs.Stats;
     try {
-      return fs.statSync(file).size - (known.get(file)?.committed_offset ?? writer.fileRow(file)?.committed_offset ?? 0);
+      st = fs.statSync(file);
     } catch {
       return 0;
     }
+    peeked = { file, st };
+    return st.size - (known.get(file)?.committed_offset ?? writer.fileRow(file)?.committed_offset ?? 0);
   }
 
   /**
@@ -109,8 +124,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
    * two groups another writer (which polls for the lock) gets its turn during the parsing.
    */
   function indexNext(work: readonly WorkItem[], known: KnownFiles, from: number, stats: ScanStats, more: () => boolean): number {
+    peeked = null;
     if (pendingBytes(work[from]!.file, known) > SOLO_BYTES) {
-      files.indexFile(work[from]!.kind, work[from]!.file, stats, known);
+      index(work[from]!, stats, known);
       return from + 1;
     }
     const started = performance.now();
