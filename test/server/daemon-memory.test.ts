@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RELEASE_FROM_FILES, releaseAfterScan } from '../../src/main/api/after-scan.js';
-import { startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
+import { DAEMON_CACHE_KIB, startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { openDb } from '../../src/main/store/db.js';
 import { buildIndex } from './helpers.js';
 
@@ -29,6 +29,14 @@ describe('daemon memory', () => {
     daemon = await startDaemon({ dbPath: index.dbPath, settingsPath: index.settingsPath, socketPath: path.join(index.dir, 'a.sock'), watch: false, log: false, readers: 2 });
     expect(await daemon.readers!.ready()).toBe(2);
     for (const worker of daemon.readers!.threads()) expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(8);
+  });
+
+  it("keeps its own connection's page cache small (openDb's 32 MB stayed in the malloc heap after every re-scan)", async () => {
+    const index = await buildIndex();
+    daemon = await startDaemon({ dbPath: index.dbPath, settingsPath: index.settingsPath, socketPath: path.join(index.dir, 'a.sock'), watch: false, log: false, readers: 0 });
+    expect(DAEMON_CACHE_KIB).toBeLessThanOrEqual(8_000);
+    // A negative cache_size is in KiB.
+    expect(daemon.core.db.pragma('cache_size', { simple: true })).toBe(-DAEMON_CACHE_KIB);
   });
 
   it('collects what a large scan leaves at once, and empties the page cache it filled', async () => {

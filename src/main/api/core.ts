@@ -41,6 +41,8 @@ export interface CoreOptions {
    */
   explicitRequests?: boolean;
   nativeBinding?: string;
+  /** SQLite's page cache for the core's connection, KiB (openDb's default when absent; the daemon keeps less). */
+  cacheKiB?: number;
   /**
    * Where failures of background indexing (the watcher, the periodic rescan) go, e.g. the daemon's
    * log. They never end the process: a full disk or a read-only index must not take the socket down.
@@ -98,7 +100,7 @@ function isFile(p: string): boolean {
 
 export function createCore(options: CoreOptions): Core {
   const env = options.env ?? process.env;
-  const db = openDb(options.dbPath, { readonly: options.readonly, nativeBinding: options.nativeBinding });
+  const db = openDb(options.dbPath, { readonly: options.readonly, nativeBinding: options.nativeBinding, cacheKiB: options.cacheKiB });
   const settings = createSettingsStore(options.settingsPath);
   let exclusions: Exclusions = createExclusions(settings.get().exclusions);
   const current = () => exclusions;

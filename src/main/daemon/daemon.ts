@@ -13,6 +13,15 @@ import { startSocketServer, type LogFn } from '../server/socket.js';
 
 const WATCH_DELAY_MS = 150;
 
+/**
+ * The page cache of the daemon's own connection (its writer), KiB; openDb's default is 32 MB. A
+ * re-scan fills it every 30 s and the after-scan release (api/after-scan.ts) empties it, but the
+ * allocator keeps the freed pages: at 10k the daemon's malloc heap stayed at 38 MB with 32 MB against
+ * 13 MB with 8, and its RSS at rest at 180 against 130 MB (BENCHMARKS.md, issue 16). An unchanged 10k
+ * re-scan and a cold 1k index took no more CPU with 8 MB (the pages come from the OS's file cache).
+ */
+export const DAEMON_CACHE_KIB = 8_000;
+
 export interface DaemonOptions {
   /** Run over an existing core (the Electron app's); otherwise one is created from dbPath/settingsPath. */
   core?: Core;
@@ -72,6 +81,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       settingsPath: options.settingsPath ?? defaultSettingsPath(env),
       env,
       sources: options.sources,
+      cacheKiB: DAEMON_CACHE_KIB,
       onError: (err) => log('error', `indexing: ${err.message}`),
     });
 
