@@ -57,5 +57,8 @@ export function confineSearch(search: Search, bounds: Bounds): Search {
       const scale = idf(own.rows, own.hits) / idf(all.rows, all.hits);
       return rows.map(([entryId, conversationId, rank]) => [entryId, conversationId, rank * scale]);
     },
+    // bm25 of an OR is the sum of the terms' parts, each with its index-wide idf, which no one scale
+    // can swap for the ones within bounds: the terms are read one by one, through termEntries above.
+    entriesMatchingAny: () => null,
   };
 }

@@ -17,6 +17,7 @@
 // Coverage is the share of the message's information (Σ idf of its terms; a word absent from the
 // history counts fully) that a conversation accounts for: what the suggestion gate reads.
 import type { Bounds, Search } from '../store/search.js';
+import type { ConversationFacts } from '../store/interface.js';
 import type { Cues } from './cues.js';
 import { alternatesFor, versionSiblings, type Alternate } from './semantic.js';
 import { clauseKey, clauseMatch, isIdentifierLike, matchAll, type Clause } from './terms.js';
@@ -187,6 +188,22 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
   let values = new Float64Array(256 * width);
   // Each candidate's row (bounds, length, summary's origin) read once, however many terms reach it.
   const facts = search.conversationFacts(bounds);
+  const together = readTogether(search, terms, finders, facts);
+  const rowOf = (entryId: number, a: Acc): number => {
+    let row = entryRow.get(entryId);
+    if (row === undefined) {
+      row = entryIds.length;
+      entryRow.set(entryId, row);
+      entryIds.push(entryId);
+      entryAccs.push(a);
+      if ((row + 1) * width > values.length) {
+        const grown = new Float64Array(values.length * 2);
+        grown.set(values);
+        values = grown;
+      }
+    }
+    return row;
+  };
   terms.forEach((term, ti) => {
     if (!finders.includes(term)) return;
     term.matchers.forEach((m, mi) => {
@@ -194,24 +211,26 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
       const slot = slots[ti]![mi]!;
       const s2 = m.similarity * m.similarity;
       const exact = m.similarity === 1;
-      for (const [entryId, conversationId, rank] of search.termEntries(clauseMatch(m.clause, 'full'), bounds, ENTRY_LIMIT)) {
-        const a = acc(conversationId);
-        let row = entryRow.get(entryId);
-        if (row === undefined) {
-          row = entryIds.length;
-          entryRow.set(entryId, row);
-          entryIds.push(entryId);
-          entryAccs.push(a);
-          if ((row + 1) * width > values.length) {
-            const grown = new Float64Array(values.length * 2);
-            grown.set(values);
-            values = grown;
-          }
+      const match = clauseMatch(m.clause, 'full');
+      if (together?.terms.has(ti)) {
+        // Read together: which of the term's entries count (and their conversation) is known, their
+        // bm25 is in the sum; the ids alone are read here, in the order the term's own query gives them.
+        for (const entryId of search.entryIds(match)) {
+          const conversationId = together.owner.get(entryId);
+          if (conversationId === undefined) continue;
+          const a = acc(conversationId);
+          rowOf(entryId, a);
+          a.tf[slot]!++;
+          markExact(a, ti);
         }
-        const at = row * width + ti;
-        values[at] = Math.max(values[at]!, -rank * s2);
-        a.tf[slot]!++;
-        if (exact) markExact(a, ti);
+      } else {
+        for (const [entryId, conversationId, rank] of search.termEntries(match, bounds, ENTRY_LIMIT, facts)) {
+          const a = acc(conversationId);
+          const at = rowOf(entryId, a) * width + ti;
+          values[at] = Math.max(values[at]!, -rank * s2);
+          a.tf[slot]!++;
+          if (exact) markExact(a, ti);
+        }
       }
       const fields = { title: matchAll([m.clause], { columns: ['title'] })!, summary: matchAll([m.clause], { columns: ['summary'] })! };
       for (const f of search.titleOrOwnSummary(fields, facts, FIELD_LIMIT)) {
@@ -236,10 +255,10 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
   // Each conversation's best message. Equal scores (the same words in two messages): the earlier
   // message, whatever order the rows came in.
   for (let row = 0; row < entryIds.length; row++) {
-    let s = 0;
+    const entryId = entryIds[row]!;
+    let s = together?.sum.get(entryId) ?? 0;
     for (let at = row * width; at < (row + 1) * width; at++) s += values[at]!;
     const a = entryAccs[row]!;
-    const entryId = entryIds[row]!;
     if (s > a.bestMessage || (s === a.bestMessage && a.bestEntry !== null && entryId < a.bestEntry)) {
       a.bestMessage = s;
       a.bestEntry = entryId;
@@ -288,4 +307,49 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
     });
   }
   return out;
+}
+
+/** Terms whose entries are read in one query (see readTogether). */
+interface Together {
+  /** Their indexes among the terms. */
+  terms: Set<number>;
+  /** Each entry they find (on the active path, within bounds) and its conversation… */
+  owner: Map<number, number>;
+  /** …and the sum of their bm25 for it. */
+  sum: Map<number, number>;
+}
+
+/**
+ * Terms matched only as themselves (no stand-in found anything) are read in one query, an OR of them,
+ * when there are two or more: each entry once, with its bm25 for each term added by FTS5 (bm25 of an OR
+ * is the sum of the phrases' parts, each the very number the term's own query gives). A topic's words
+ * share most of their messages, so an entry is ranked and handed over once instead of once per term.
+ * The sum is the one the per-term reading makes, bit for bit, because it is the same floating-point
+ * additions in the same order: so only the terms before the first one read on its own are read
+ * together. A term matching more entries than ENTRY_LIMIT is read on its own (only its own query keeps
+ * its best ones).
+ */
+function readTogether(search: Search, terms: readonly QueryTerm[], finders: readonly QueryTerm[], facts: ConversationFacts): Together | null {
+  const plain: number[] = [];
+  const matches: string[] = [];
+  for (let ti = 0; ti < terms.length; ti++) {
+    const term = terms[ti]!;
+    if (!finders.includes(term)) continue;
+    const found = term.matchers.filter((m) => m.df > 0);
+    if (!found.length) continue;
+    const match = found.length === 1 && found[0]!.similarity === 1 ? clauseMatch(found[0]!.clause, 'full') : null;
+    if (match === null || search.entryHitCount(match) > ENTRY_LIMIT) break;
+    plain.push(ti);
+    matches.push(match);
+  }
+  if (plain.length < 2) return null;
+  const rows = search.entriesMatchingAny(matches, facts);
+  if (!rows) return null;
+  const owner = new Map<number, number>();
+  const sum = new Map<number, number>();
+  for (const [entryId, conversationId, rank] of rows) {
+    owner.set(entryId, conversationId);
+    sum.set(entryId, -rank);
+  }
+  return { terms: new Set(plain), owner, sum };
 }

@@ -71,8 +71,21 @@ export interface Search {
   entryCounts(match: string, bounds: Bounds | null): { rows: number; hits: number };
   /** Entries by row id: their number within the conversation and their text. */
   entryTexts(ids: readonly number[]): Map<number, { seq: number; text: string }>;
-  /** Entries matching one term (a clause's MATCH) within bounds, best bm25 first. */
-  termEntries(match: string, bounds: Bounds, limit: number): TermEntryRow[];
+  /**
+   * Entries matching one term (a clause's MATCH) within bounds: all of them, or the `limit` best by bm25.
+   * `facts` (for the same bounds) may be used to tell which conversations are within bounds.
+   */
+  termEntries(match: string, bounds: Bounds, limit: number, facts?: ConversationFacts): TermEntryRow[];
+  /**
+   * Entries matching any of several MATCH strings within the facts' bounds, each once, with bm25 of their
+   * OR: the sum of each one's own termEntries rank, in their order. null when this search cannot give
+   * that sum (a search whose termEntries rescales each term's rank, as confined.ts does).
+   */
+  entriesMatchingAny(matches: readonly string[], facts: ConversationFacts): TermEntryRow[] | null;
+  /** Row ids of every entry a MATCH finds in the whole index, ascending. */
+  entryIds(match: string): number[];
+  /** How many entries a MATCH finds in the whole index. */
+  entryHitCount(match: string): number;
   /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
   termsBetween(from: string, to: string, limit: number): { term: string; doc: number }[];
   /** Exact number of conversations containing a stemmed term. */

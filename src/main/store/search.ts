@@ -148,6 +148,17 @@ export const TERM_ENTRIES_SQL = `SELECT e.id AS entryId, e.conversation_id AS co
   WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL}`;
 /** The same, best first and cut, for a term matching more entries than the caller reads. */
 const TERM_ENTRIES_BEST_SQL = `${TERM_ENTRIES_SQL} ORDER BY rank LIMIT @limit`;
+/**
+ * The same without the bounds, for bounds that keep almost every conversation (no workspace, no date):
+ * the caller keeps the rows of conversations its ConversationFacts find within bounds. Looking each
+ * row's conversation up in SQL cost a sixth of the query (BENCHMARKS.md); the facts read each
+ * conversation once, and scoring reads them anyway.
+ */
+const ENTRIES_ON_PATH_SQL = `SELECT e.id AS entryId, e.conversation_id AS conversationId, bm25(entries_fts) AS rank
+  FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid WHERE entries_fts MATCH @match AND e.off_path = 0`;
+
+/** Bounds that keep almost every conversation: only sub-agents and a few listed ids are left out. */
+const wide = (b: Bounds): boolean => !b.workspace && (b.since === null || b.since === undefined);
 
 /** Which of the ids (a JSON array within lo…hi) a term's conversations include: see presenceAmong. */
 export const PRESENCE_AMONG_SQL =
@@ -215,6 +226,8 @@ export function createSearch(db: ReadableDb): Search {
        WHERE entries_fts MATCH @match AND e.off_path = 0 AND ${BOUNDS_SQL} LIMIT @limit`,
     ),
     termEntries: db.prepare<BoundParams & { match: string }, TermEntryRow>(TERM_ENTRIES_SQL).raw(),
+    entryIds: db.prepare<[string], number>('SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?').pluck(),
+    entriesOnPath: db.prepare<{ match: string }, TermEntryRow>(ENTRIES_ON_PATH_SQL).raw(),
     termEntriesBest: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(TERM_ENTRIES_BEST_SQL).raw(),
     entryTexts: db.prepare<[string], { id: number; seq: number; text: string }>(
       'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
@@ -375,10 +388,24 @@ export function createSearch(db: ReadableDb): Search {
      * or the `limit` best by bm25 when more match. Sorting by bm25 costs a tenth of the query, so it is
      * done only when the cut needs it (the count over the whole index is a walk of the term's doclist).
      */
-    termEntries: (match: string, bounds: Bounds, limit: number): TermEntryRow[] => {
-      const params = { ...boundParams(bounds), match };
-      return entryHits(match) <= limit ? s.termEntries.all(params) : s.termEntriesBest.all({ ...params, limit });
+    termEntries: (match: string, bounds: Bounds, limit: number, facts?: ConversationFacts): TermEntryRow[] => {
+      if (entryHits(match) > limit) return s.termEntriesBest.all({ ...boundParams(bounds), match, limit });
+      return facts?.bounds === bounds && wide(bounds) ? withinFacts(s.entriesOnPath.all({ match }), facts) : s.termEntries.all({ ...boundParams(bounds), match });
     },
+    /**
+     * Entries matching any of the clauses' MATCH strings within bounds, each once, in no particular order,
+     * with bm25 of the OR of them: the sum of each clause's own bm25 for the entry (FTS5 adds the phrases'
+     * parts in the order given, a missing phrase adding 0), so an entry matching three terms is ranked
+     * once, not three times.
+     */
+    entriesMatchingAny: (matches: readonly string[], facts: ConversationFacts): TermEntryRow[] | null => {
+      const match = matches.join(' OR ');
+      return wide(facts.bounds) ? withinFacts(s.entriesOnPath.all({ match }), facts) : s.termEntries.all({ ...boundParams(facts.bounds), match });
+    },
+    /** Row ids of every entry a MATCH finds, in the whole index (no bounds, off-path ones too), ascending. */
+    entryIds: (match: string): number[] => s.entryIds.all(match),
+    /** Entries a MATCH finds in the whole index (cached like df). */
+    entryHitCount: (match: string): number => entryHits(match),
     /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
     termsBetween: (from: string, to: string, limit: number): { term: string; doc: number }[] => s.vocabRange.all(from, to, limit),
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
@@ -505,6 +532,14 @@ export function createSearch(db: ReadableDb): Search {
     turns: (conv: number, offset: number, limit: number): TurnRow[] => s.turns.all(conv, limit, offset),
     turnCount: (conv: number): number => s.turnCount.get(conv)!.n,
   };
+}
+
+/** The rows whose conversation is within the facts' bounds, in their order (each conversation read once). */
+function withinFacts(rows: TermEntryRow[], facts: ConversationFacts): TermEntryRow[] {
+  const ids = new Set<number>();
+  for (const row of rows) ids.add(row[1]);
+  facts.read([...ids]);
+  return rows.filter((row) => facts.get(row[1]) !== null);
 }
 
 /** A SQLite varint at the start of `buf` (FTS5's record format): 0 for an empty buffer. */

@@ -1,0 +1,115 @@
+// Terms matched only as themselves are read in one query (relevance.ts readTogether): each entry is
+// ranked and handed over once, and the scores are the very numbers reading each term alone gives.
+// Bounds that keep almost every conversation are told apart from the conversation rows read once
+// (ConversationFacts), not by a lookup per entry: the same rows either way.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDb } from '../../src/main/store/db.js';
+import { createSearch, type Bounds, type Search } from '../../src/main/store/search.js';
+import { confineSearch } from '../../src/main/recall/confined.js';
+import { queryTerms, scoreConversations } from '../../src/main/recall/relevance.js';
+import { parseQuery } from '../../src/main/recall/terms.js';
+import { addConversations, DAY, NOW, tmpDir } from './helpers.js';
+
+function corpus() {
+  const dir = tmpDir();
+  const db = openDb(path.join(dir, 'index.sqlite'));
+  const ids = addConversations(db, dir, [
+    { key: 'a', workspace: '/w/a', daysAgo: 5, entries: ['the grpc deadline propagation broke', 'grpc retries', 'a deadline again and again, deadline', 'done'] },
+    { key: 'b', workspace: '/w/b', daysAgo: 50, entries: ['propagation of the grpc deadline in the gateway, a long message with many other words in it', 'ok'] },
+    { key: 'c', workspace: '/w/a', daysAgo: 200, entries: ['deadline only', 'propagation only', 'grpc only'] },
+    { key: 'd', workspace: '/w/b', entries: ['nothing here', 'grpc deadline propagation on an abandoned branch'] },
+    // Workspace B uses "grpc" far more than A: its weight within A differs from the whole index's.
+    { key: 'e', workspace: '/w/b', entries: ['grpc grpc gateway', 'grpc codegen', 'grpc deadline'] },
+    { key: 'f', workspace: '/w/b', entries: ['grpc health checks', 'grpc reflection'] },
+    { key: 's', workspace: '/w/a', isSubagent: true, parentKey: 'a', entries: ['grpc deadline propagation, checked by a sub-agent'] },
+  ]);
+  db.prepare("UPDATE entries SET off_path = 1 WHERE text LIKE '%abandoned branch%'").run();
+  return { db, ids, search: createSearch(db) };
+}
+
+const MATCHES = ['"grpc"', '"deadline"', '"propagation"'];
+
+function boundsOf(ids: Map<string, number>): Bounds[] {
+  return [
+    {},
+    { workspace: '/w/a' },
+    { exclude: [ids.get('a')!] },
+    { includeSubagents: true },
+    { includeSubagents: true, exclude: [ids.get('s')!, ids.get('b')!] },
+    { since: NOW - 60 * DAY },
+  ];
+}
+
+describe('terms read together', () => {
+  it("ranks an entry by the OR of the terms: the sum of each term's own bm25, bit for bit, each entry once", () => {
+    const { db, ids, search } = corpus();
+    for (const bounds of boundsOf(ids)) {
+      const alone = MATCHES.map((m) => new Map(search.termEntries(m, bounds, 100).map(([entry, , rank]) => [entry, -rank])));
+      const together = search.entriesMatchingAny(MATCHES, search.conversationFacts(bounds))!;
+      const entries = new Set(alone.flatMap((m) => [...m.keys()]));
+      expect(together.map(([entry]) => entry).sort((x, y) => x - y)).toEqual([...entries].sort((x, y) => x - y));
+      for (const [entry, , rank] of together) {
+        let sum = 0;
+        for (const m of alone) sum += m.get(entry) ?? 0;
+        expect(-rank).toBe(sum);
+      }
+    }
+    db.close();
+  });
+
+  it('finds the same rows, in the same order, whether the bounds are checked per entry or from the facts', () => {
+    const { db, ids, search } = corpus();
+    for (const bounds of boundsOf(ids)) {
+      for (const match of [...MATCHES, '"grpc" OR "deadline"']) {
+        const facts = search.conversationFacts(bounds);
+        const got = search.termEntries(match, bounds, 100, facts);
+        expect(got, JSON.stringify({ bounds, match })).toEqual(search.termEntries(match, bounds, 100));
+        // The sub-agent's entry and the excluded conversations' are left out by the facts too.
+        if (!bounds.includeSubagents) expect(got.map(([, c]) => c)).not.toContain(ids.get('s'));
+        for (const id of bounds.exclude ?? []) expect(got.map(([, c]) => c)).not.toContain(id);
+      }
+    }
+    db.close();
+  });
+
+  it('gives the scores reading each term alone gives, handing each matching entry over once', () => {
+    const { db, ids, search } = corpus();
+    const rows = { ranked: 0 };
+    const counting: Search = {
+      ...search,
+      termEntries: (...a) => { const r = search.termEntries(...a); rows.ranked += r.length; return r; },
+      entriesMatchingAny: (...a) => { const r = search.entriesMatchingAny(...a); rows.ranked += r?.length ?? 0; return r; },
+    };
+    // A term matching more entries than scoring reads is read alone, and so is every term after it.
+    const alone: Search = { ...search, entryHitCount: () => Number.MAX_SAFE_INTEGER };
+    for (const bounds of boundsOf(ids)) {
+      const terms = queryTerms(search, parseQuery('grpc deadline propagation'));
+      rows.ranked = 0;
+      const scored = scoreConversations(counting, terms, bounds);
+      expect(scored).toEqual(scoreConversations(alone, terms, bounds));
+      // Each on-path entry within bounds holding any of the three words, once (not once per word).
+      const distinct = search.entriesMatchingAny(MATCHES, search.conversationFacts(bounds))!.length;
+      expect(rows.ranked).toBe(distinct);
+    }
+    db.close();
+  });
+
+  it('reads the terms one by one for a caller confined to a workspace, whose weights are counted within it', () => {
+    // bm25 of an OR weighs each term by its index-wide idf; a confined search swaps each term's for the
+    // one within bounds (confined.ts), which a sum of terms cannot take: read together, how often
+    // workspace B uses "grpc" would move the scores a caller limited to A is given.
+    const { db, search } = corpus();
+    const bounds = { workspace: '/w/a', includeSubagents: true };
+    const alone: Search = { ...search, entryHitCount: () => Number.MAX_SAFE_INTEGER };
+    const within = confineSearch(search, bounds);
+    const terms = queryTerms(within, parseQuery('grpc deadline propagation'));
+    const scored = scoreConversations(within, terms, bounds);
+    expect(scored.length).toBeGreaterThan(1);
+    expect(scored).toEqual(scoreConversations(confineSearch(alone, bounds), terms, bounds));
+    // And the OR read would indeed have moved them (the test can fail).
+    const open = { ...within, entriesMatchingAny: search.entriesMatchingAny };
+    expect(scoreConversations(open, terms, bounds).map((s) => s.score)).not.toEqual(scored.map((s) => s.score));
+    db.close();
+  });
+});
