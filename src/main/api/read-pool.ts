@@ -49,6 +49,8 @@ export interface ReadPoolOptions {
   idleMs?: number;
   /** A reader with no call for this long while another is ready is stopped (default SPARE_IDLE_MS, at most idleMs). */
   spareIdleMs?: number;
+  /** The readers start this long after the pool (default 0: at once); calls meanwhile run on this thread. */
+  startDelayMs?: number;
 }
 
 export interface ReadPool {
@@ -167,9 +169,12 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
 
   const readyCount = (): number => [...readers].filter((r) => r.ready && !r.retiring).length;
 
-  /** Answers ready() once no reader is still starting. */
+  /** Set while the readers' start waits for startDelayMs. */
+  let delayed: NodeJS.Timeout | null = null;
+
+  /** Answers ready() once no reader is still starting (nor waiting to). */
   function settle(): void {
-    if ([...readers].every((r) => r.ready)) for (const done of waiting.splice(0)) done();
+    if (!delayed && [...readers].every((r) => r.ready)) for (const done of waiting.splice(0)) done();
   }
 
   function spawn(): void {
@@ -287,7 +292,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     if (closed) return callReads(options.fallback, call);
     if (!readyCount()) {
       // None ready (all stopped when idle, or still starting): one is started, this call runs here.
-      if (![...readers].some((r) => !r.retiring)) grow();
+      if (!delayed && ![...readers].some((r) => !r.retiring)) grow();
       return callReads(options.fallback, call);
     }
     return new Promise((resolve, reject) => {
@@ -298,7 +303,15 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   }
 
   if (entry) {
-    for (let i = 0; i < Math.max(1, options.size); i++) spawn();
+    const begin = (): void => {
+      delayed = null;
+      if (closed) return;
+      for (let i = 0; i < Math.max(1, options.size); i++) spawn();
+    };
+    if (options.startDelayMs) {
+      delayed = setTimeout(begin, options.startDelayMs);
+      delayed.unref();
+    } else begin();
   } else {
     log('warn', 'no read worker script next to this build; calls are answered on the main thread');
   }
@@ -327,6 +340,9 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     async close() {
       closed = true;
       if (retirement) clearInterval(retirement);
+      if (delayed) clearTimeout(delayed);
+      delayed = null;
+      settle();
       for (const job of queue.splice(0)) job.reject(new Error('The index is closing.'));
       await Promise.all([...readers].map((r) => r.worker.terminate()));
     },

@@ -12,6 +12,13 @@ import { defaultLogPath, defaultSocketPath } from '../paths-light.js';
 import { startSocketServer, type LogFn } from '../server/socket.js';
 
 const WATCH_DELAY_MS = 150;
+/**
+ * The reader threads start this long after the socket. Each takes ~250 ms of CPU to start (its modules,
+ * its connection, the word table it loads before it says ready): started with the socket, two of them
+ * took that CPU from the daemon's first answer (2 cores: 860 vs 530 ms of CPU before it at 10k,
+ * BENCHMARKS.md), which the main thread gives anyway while no reader is ready.
+ */
+export const READERS_DELAY_MS = 1000;
 
 /**
  * The page cache of the daemon's own connection (its writer), KiB; openDb's default is 32 MB. A
@@ -111,7 +118,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   }
 
   // Recall's reads move to their own threads once these are up (the calls before that are answered here).
-  const readers = core.startReaders(options.readers ?? defaultReaderCount(env), log);
+  const readers = core.startReaders(options.readers ?? defaultReaderCount(env), log, READERS_DELAY_MS);
   void readers?.ready().then((n) => log('info', `${n} reader thread${n === 1 ? '' : 's'} answering recall's reads`));
 
   let stopped = false;
