@@ -21,6 +21,7 @@ describe('information of a term', () => {
       '    at processTicksAndRejections (node:internal/process/task_queues:95:5)',
       '  File "/srv/jobs/export.py", line 88, in render_payouts',
       '[WARN] retry budget exhausted for payout',
+      'goroutine 81 [running]:',
       'main.flushPayouts(0xc000012345)',
       '\t/home/ci/src/payout/flush.go:212 +0x1d',
     ].join('\n');
@@ -29,6 +30,7 @@ describe('information of a term', () => {
     expect(keys.has('render payouts')).toBe(true);
     expect(keys.has('budget')).toBe(true);
     expect(keys.has('home ci src payout flush go 212')).toBe(true);
+    expect(keys.has('goroutine')).toBe(true);
     // A word the person wrote too is theirs, wherever else it appears.
     expect(keys.has('payout')).toBe(false);
     expect(keys.has('crashes')).toBe(false);

@@ -218,6 +218,18 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
         const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays }, cues, p);
         candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
       }
+      // A known term of pasted output is evidence where it matches (the same error printed before), and
+      // no part of the message where it does not (the frames and values of this run that an earlier
+      // one did not print).
+      const fromOutput = new Set(terms.filter((t) => machine.has(t.key)).map((t) => t.label));
+      if (fromOutput.size) {
+        const total = terms.reduce((s, t) => s + t.weight, 0);
+        const said = terms.reduce((s, t) => (fromOutput.has(t.label) ? s : s + t.weight), 0);
+        for (const c of candidates) {
+          const printed = c.matches.reduce((s, m) => (fromOutput.has(m.term) ? s + m.weight : s), 0);
+          if (said + printed > 0) c.coverage = Math.min(1, (c.coverage * total) / (said + printed));
+        }
+      }
       candidates.sort((a, b) => b.final - a.final || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id);
       const { kept, reason, detail } = selectSuggestions(candidates, bar, p, ctx.gate.maxHits, guesses);
       const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues, ctx.now), updatedAt: c.updatedAt }));

@@ -23,13 +23,17 @@ export function isValueToken(token: string): boolean {
 
 /** A file location with a line number: `main.js:1182:33`, `(node:internal/x:95:5)`, `File "a.py", line 3`. */
 const LOCATION = /[\w./\\-]+:\d+(:\d+)?\b|\bline \d+\b/;
-/** Lines a program writes: a stack frame, a log line (opening with a time or a level), a compiler's file:line. */
+/** Lines a program writes: a stack frame, a log line (opening with a time or a level), a compiler's file:line,
+ *  the headers of a Go, Python or Java trace. */
 const MACHINE_LINE: readonly RegExp[] = [
   /^\s*(at|File|from)\s.*(:\d+|line \d+)/,
+  /^\s+at\s+\S/,
   /^\s*#?\d+\s+0x[0-9a-f]+/i,
   /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/,
   /^\s*\[?\d{2}:\d{2}:\d{2}\b/,
   /^\s*\[?(ERROR|ERR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|PANIC)\b[\]:\s]/,
+  /^\s*goroutine \d+ \[[^\]]*\]:?\s*$/,
+  /^\s*(Traceback \(most recent call last\)|Caused by:|Exception in thread\b|panic:)/,
 ];
 
 /** The keys of the clauses that appear only on lines a program wrote. */
