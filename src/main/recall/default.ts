@@ -20,7 +20,7 @@ import { calendarDaysAgo, startOfDay } from '../../shared/age.js';
 import type { Sensitivity, Signal } from '../../shared/api.js';
 import type { ConversationMetaRow } from '../store/search.js';
 import { activeIn, readCues, type Cues } from './cues.js';
-import { informationOf, machineOutputKeys } from './information.js';
+import { informationOf, machineOutputKeys, outputAwareCoverage } from './information.js';
 import { queryTerms, scoreConversations, type QueryTerm, type Scored } from './relevance.js';
 import { ageDays, byScoreThenRecent, sameWorkspace, type Ranked, type Strategy, type StrategyContext } from './strategy.js';
 
@@ -193,7 +193,7 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
     name: 'default',
     suggest(ctx: StrategyContext) {
       const cues = readCues(ctx.text, ctx.now);
-      // The gate's share of the message: pasted program output the history lacks counts nothing.
+      // The gate's share of the message: pasted program output counts only as evidence (information.ts).
       const machine = machineOutputKeys(ctx.text);
       const terms = queryTerms(ctx.search, ctx.clauses, cues).map((t) => ({ ...t, weight: informationOf(t, machine) }));
       const salientTerms = terms.filter((t) => t.df >= 1 && !t.common).map((t) => t.key);
@@ -218,18 +218,8 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
         const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays }, cues, p);
         candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
       }
-      // A known term of pasted output is evidence where it matches (the same error printed before), and
-      // no part of the message where it does not (the frames and values of this run that an earlier
-      // one did not print).
-      const fromOutput = new Set(terms.filter((t) => machine.has(t.key)).map((t) => t.label));
-      if (fromOutput.size) {
-        const total = terms.reduce((s, t) => s + t.weight, 0);
-        const said = terms.reduce((s, t) => (fromOutput.has(t.label) ? s : s + t.weight), 0);
-        for (const c of candidates) {
-          const printed = c.matches.reduce((s, m) => (fromOutput.has(m.term) ? s + m.weight : s), 0);
-          if (said + printed > 0) c.coverage = Math.min(1, (c.coverage * total) / (said + printed));
-        }
-      }
+      const coverageOfSaid = outputAwareCoverage(terms, machine);
+      if (coverageOfSaid) for (const c of candidates) c.coverage = coverageOfSaid(c);
       candidates.sort((a, b) => b.final - a.final || (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || b.id - a.id);
       const { kept, reason, detail } = selectSuggestions(candidates, bar, p, ctx.gate.maxHits, guesses);
       const ranked: Ranked[] = kept.map((c) => ({ id: c.id, score: round2(c.final), signals: signalsOf(c, cues, ctx.now), updatedAt: c.updatedAt }));

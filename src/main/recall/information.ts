@@ -7,11 +7,11 @@
 // addresses, process ids, file:line locations, the frames of this one run); no history holds them, so
 // each would count fully against every earlier conversation, and a message that pastes the very error
 // an earlier conversation solved would be judged new work. Such a term, when the history lacks it,
-// counts nothing: its absence says nothing about what the message is about. A value the history does
-// hold still counts (the same error code or address seen before is evidence), and ranking is not
-// touched (a term no conversation holds matches nothing anyway).
+// counts nothing: its absence says nothing about what the message is about. A term of that output the
+// history does hold is evidence where it matches (the same error printed before) and no part of the
+// message where it does not (outputAwareCoverage). Ranking is not touched.
 import { clauseKey, parseQuery } from './terms.js';
-import type { QueryTerm } from './relevance.js';
+import type { QueryTerm, Scored } from './relevance.js';
 
 /** A token that is a value, not a name: a long number, a hash or address, a time like 29t10 or 123z. */
 export function isValueToken(token: string): boolean {
@@ -55,4 +55,19 @@ export function informationOf(term: Pick<QueryTerm, 'clause' | 'df' | 'weight' |
   const tokens = term.clause.tokens;
   const value = tokens.some(isValueToken) || tokens.filter((t) => /^\d+$/.test(t)).length >= 3 || LOCATION.test(term.clause.source);
   return value || machine.has(term.key) ? 0 : term.weight;
+}
+
+/**
+ * Coverage with the known terms found only in pasted output counted where they match and left out
+ * of the message where they do not; null when the message has no such term (coverage stands).
+ */
+export function outputAwareCoverage(terms: readonly Pick<QueryTerm, 'key' | 'label' | 'weight'>[], machine: ReadonlySet<string>): ((c: Pick<Scored, 'coverage' | 'matches'>) => number) | null {
+  const fromOutput = new Set(terms.filter((t) => machine.has(t.key)).map((t) => t.label));
+  if (!fromOutput.size) return null;
+  const total = terms.reduce((s, t) => s + t.weight, 0);
+  const said = terms.reduce((s, t) => (fromOutput.has(t.label) ? s : s + t.weight), 0);
+  return (c) => {
+    const printed = c.matches.reduce((s, m) => (fromOutput.has(m.term) ? s + m.weight : s), 0);
+    return said + printed > 0 ? Math.min(1, (c.coverage * total) / (said + printed)) : c.coverage;
+  };
 }
