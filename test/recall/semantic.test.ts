@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSearch } from '../../src/main/store/search.js';
-import { alternatesFor, versionSiblings } from '../../src/main/recall/semantic.js';
+import { alternatesFor, compoundForms, versionSiblings } from '../../src/main/recall/semantic.js';
 import { createRecall } from '../../src/main/recall/index.js';
 import { parseQuery } from '../../src/main/recall/terms.js';
 import { DEFAULT_TABLE, parseTable, WordTableError, wordNeighbors } from '../../src/main/recall/word-neighbors.js';
@@ -97,6 +97,42 @@ describe('version siblings', () => {
     const r = recall.recall({ query: 'roll out v16 to the beta ring like last time', limit: 3 });
     expect(r.hits[0]?.id).toBe(ids.get('v15'));
     expect(r.hits[0]?.why).toMatch(/similar: v15 ≈ v16/);
+    db.close();
+  });
+});
+
+describe('a verb and its particle written as one word or two', () => {
+  const convs = [
+    { key: 'rollout', title: 'deploys', entries: ['the canary rollout of the ranker takes an hour', 'split it in two stages'] },
+    { key: 'setup', title: 'tooling', entries: ['the lint setup runs ruff and black', 'ok'] },
+    { key: 'login', title: 'auth', entries: ['we log in through Okta, then the session lasts a day', 'fine'] },
+    ...filler(20),
+  ];
+
+  it('"roll out" also matches rollout, and setup or login match "set up" and "log in", where the history has them', () => {
+    const { db } = buildIndex(convs);
+    const search = createSearch(db);
+    const [roll] = parseQuery('roll out the ranker');
+    expect(roll?.particle).toBe('out');
+    expect(compoundForms(search, roll!, 100).map((a) => [a.key, a.similarity])).toEqual([['rollout', 0.95]]);
+    expect(compoundForms(search, parseQuery('login')[0]!, 100).map((a) => a.key)).toEqual(['log in']);
+    // The history writes "setup" only, never "set up": no stand-in for the word it already has.
+    expect(compoundForms(search, parseQuery('setup')[0]!, 100)).toEqual([]);
+    expect(compoundForms(search, parseQuery('set up lint')[0]!, 100).map((a) => a.key)).toEqual(['setup']);
+    db.close();
+  });
+
+  it('only a particle right after a plain word: not across punctuation, not quoted, not a prefix', () => {
+    for (const q of ['roll, out', '"roll" out', 'roll* out', 'roll the thing out']) {
+      expect(parseQuery(q)[0]?.particle, q).toBeUndefined();
+    }
+  });
+
+  it('recall_conversations finds the rollout for "roll out", and says which spelling matched', () => {
+    const { db, ids } = buildIndex(convs);
+    const r = createRecall(db).recall({ query: 'how long does the ranker take to roll out', limit: 3 });
+    expect(r.hits[0]?.id).toBe(ids.get('rollout'));
+    expect(r.hits[0]?.why).toMatch(/rollout ≈ roll/);
     db.close();
   });
 });

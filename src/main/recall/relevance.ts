@@ -19,7 +19,7 @@
 import type { Bounds, Search } from '../store/search.js';
 import type { ConversationFacts } from '../store/interface.js';
 import type { Cues } from './cues.js';
-import { alternatesFor, versionSiblings, type Alternate } from './semantic.js';
+import { alternatesFor, compoundForms, versionSiblings, type Alternate } from './semantic.js';
 import { clauseKey, clauseMatch, isIdentifierLike, matchAll, type Clause } from './terms.js';
 
 // A message is scored by FTS5's own bm25 (k1 1.2, b 0.75, the textbook values).
@@ -120,7 +120,7 @@ export function queryTerms(search: Search, clauses: readonly Clause[], cues?: Pi
     } else df = search.matchDf(clauseMatch(clause, 'none'));
     const key = clauseKey(clause);
     const maxDf = n >= COMMON_MIN_N ? COMMON_SHARE * n : n;
-    const alternates: Alternate[] = [...alternatesFor(search, clause, df, maxDf), ...versionSiblings(search, clause, df, maxDf)];
+    const alternates: Alternate[] = [...alternatesFor(search, clause, df, maxDf), ...versionSiblings(search, clause, df, maxDf), ...compoundForms(search, clause, maxDf)];
     out.push({
       key,
       label: clause.quoted ? clause.source : clause.source.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}*]+$/gu, '') || key,

@@ -10,7 +10,7 @@
 // contains. A word the corpus already knows is matched as itself only: expanding it too made ranking
 // worse on both labeled histories (docs/recall-quality.md).
 import type { Search } from '../store/search.js';
-import type { Clause } from './terms.js';
+import { clauseMatch, PARTICLES, type Clause } from './terms.js';
 import { wordNeighbors, type WordNeighbors } from './word-neighbors.js';
 
 /** A query word in at most this many conversations is "unknown here" and gets soft matches. */
@@ -89,4 +89,28 @@ export function alternatesFor(search: Search, clause: Clause, df: number, maxDf:
     out.push({ clause: { tokens: [n.word], prefix: false, quoted: false, source: n.word }, key: n.word, similarity: n.similarity, df: altDf });
   }
   return out;
+}
+
+/** One word written two ways is the same word; a shade below 1 so the reason shows which way matched. */
+export const COMPOUND_SIMILARITY = 0.95;
+
+/**
+ * The other spelling of a verb and its particle, where the history uses it: "roll out" also matches
+ * "rollout", and "rollout", "setup" or "login" also match "roll out", "set up" and "log in". English
+ * writes the verb as two words and the noun as one, and a message and the conversation it means often
+ * use one each.
+ */
+export function compoundForms(search: Search, clause: Clause, maxDf: number): Alternate[] {
+  if (clause.quoted || clause.prefix || clause.tokens.length !== 1) return [];
+  const word = clause.tokens[0]!;
+  const forms: Clause[] = [];
+  if (clause.particle) forms.push({ tokens: [word + clause.particle], prefix: false, quoted: false, source: word + clause.particle });
+  for (const particle of PARTICLES) {
+    const head = word.slice(0, -particle.length);
+    if (word.endsWith(particle) && /^[a-z]{3,}$/.test(head)) forms.push({ tokens: [head, particle], prefix: false, quoted: false, source: `${head} ${particle}` });
+  }
+  return forms.flatMap((form) => {
+    const df = form.tokens.length === 1 ? search.termDf(search.stem(form.tokens)[0]?.[0] ?? form.tokens[0]!) : search.matchDf(clauseMatch(form, 'none'));
+    return df >= 1 && df <= maxDf ? [{ clause: form, key: form.tokens.join(' '), similarity: COMPOUND_SIMILARITY, df }] : [];
+  });
 }

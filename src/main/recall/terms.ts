@@ -23,7 +23,12 @@ export interface Clause {
   quoted: boolean;
   /** The word as typed, for display and for identifier detection. */
   source: string;
+  /** The adverb right after a plain word ("roll out", "set up"): the two may be written as one word. */
+  particle?: string;
 }
+
+/** Adverbs that join the verb before them into one word in English: roll out / rollout, log in / login. */
+export const PARTICLES: ReadonlySet<string> = new Set(['out', 'up', 'in', 'off', 'back', 'down', 'over']);
 
 const TOKEN_RUN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 // A trailing English contraction or possessive ("type's", "didn't"): unicode61 would split it off as a
@@ -64,13 +69,18 @@ export function parseQuery(text: string, options: ParseOptions = {}): Clause[] {
   const max = options.maxClauses ?? 256;
   const out: Clause[] = [];
   const seen = new Set<string>();
-  const push = (c: Clause): void => {
+  const push = (c: Clause): boolean => {
     const key = clauseKey(c);
-    if (seen.has(key) || out.length >= max) return;
+    if (seen.has(key) || out.length >= max) return false;
     seen.add(key);
     out.push(c);
+    return true;
   };
+  // The plain one-word clause made of the word just read, which a particle may follow.
+  let previous: Clause | null = null;
   for (const m of text.matchAll(/["“”„]([^"“”„]*)["“”„]|([^\s"“”„]+)/gu)) {
+    const before = previous;
+    previous = null;
     if (m[1] !== undefined) {
       const tokens = tokenize(m[1]);
       if (tokens.length) push({ tokens, prefix: false, quoted: true, source: m[1] });
@@ -81,9 +91,10 @@ export function parseQuery(text: string, options: ParseOptions = {}): Clause[] {
     if (!tokens.length) continue;
     // `foo*` (the star right after a token character) is a prefix; a lone or inner * is a separator.
     const prefix = /[\p{L}\p{N}\p{M}\p{Co}]\*+[^\p{L}\p{N}\p{M}\p{Co}]*$/u.test(word);
+    if (before && tokens.length === 1 && /^[\p{L}]+[,.;:!?]*$/u.test(word) && PARTICLES.has(tokens[0]!)) before.particle = tokens[0]!;
     const clause: Clause = { tokens, prefix, quoted: false, source: word };
     if (stop && !prefix && isStopClause(tokens)) continue;
-    push(clause);
+    if (push(clause) && tokens.length === 1 && !prefix && /^\p{L}+$/u.test(word)) previous = clause;
   }
   return out;
 }
