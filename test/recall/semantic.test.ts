@@ -21,6 +21,17 @@ describe('the shipped word table', () => {
     expect(table.of('qwzxv')).toEqual([]);
   });
 
+  it('finds every word it lists at its own rank, through the hash table laid out in the file', () => {
+    const buf = fs.readFileSync(DEFAULT_TABLE());
+    const [words, slots, textBytes] = [buf.readUInt32LE(8), buf.readUInt32LE(12), buf.readUInt32LE(16)];
+    const text = 24 + slots * 4 + (words + 1) * 8;
+    const lines = buf.toString('utf8', text, text + textBytes).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(words);
+    const table = wordNeighbors();
+    const wrong = lines.map((l) => l.split('\t')[0]!).filter((w, i) => table.rank(w) !== i || table.rank(`${w}0`) !== null);
+    expect(wrong).toEqual([]);
+  });
+
   it('a damaged table is refused with a clear error, and the loader falls back to no prior', () => {
     const good = fs.readFileSync(DEFAULT_TABLE());
     expect(() => parseTable(Buffer.from('nope'))).toThrow(WordTableError);
