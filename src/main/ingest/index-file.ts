@@ -13,6 +13,14 @@ import { LineError, type Adapter, type DocumentAdapter, type IngestOp, type Line
 
 type CreateParser = (path: string, state: unknown) => LineParser;
 
+/**
+ * Whether a file's row says it was read as it is now. A function of its own rather than a closure
+ * made per file: an unchanged re-scan asks it for every file (~40,000 at 10k).
+ */
+function unchanged(r: FileState | undefined, size: number, mtimeMs: number, inode: number): boolean {
+  return r !== undefined && r.status === 'ok' && r.size === size && r.mtime_ms === mtimeMs && r.inode === inode;
+}
+
 /** The rows of the files a scan discovered (see discover.ts); an empty map outside a scan. */
 export type KnownFiles = ReadonlyMap<string, FileState>;
 const NONE: KnownFiles = new Map();
@@ -58,15 +66,14 @@ export function createFileIndexer(
       return stats;
     }
     const whole = adapter.createReader && (adapter.readsWhole?.(file) ?? true) ? adapter : null;
-    const createParser = adapter.createParser?.bind(adapter);
-    if (!whole && !createParser) throw new Error(`The ${kind} adapter reads ${file} neither whole nor by line`);
     // A document's stamp may be another file's (its sidecar, a database's journal): see DocumentAdapter.stamp.
     const stamp = whole?.stamp ? whole.stamp(file, st) : st;
     const mtimeMs = Math.floor(stamp.mtimeMs);
-    const unchanged = (r: FileState | undefined) => r && r.status === 'ok' && r.size === stamp.size && r.mtime_ms === mtimeMs && r.inode === st.ino;
-    if (unchanged(known.get(file))) return stats;
+    if (unchanged(known.get(file), stamp.size, mtimeMs, st.ino)) return stats;
     let row = writer.fileRow(file);
-    if (unchanged(row)) return stats;
+    if (unchanged(row, stamp.size, mtimeMs, st.ino)) return stats;
+    const createParser = adapter.createParser?.bind(adapter);
+    if (!whole && !createParser) throw new Error(`The ${kind} adapter reads ${file} neither whole nor by line`);
     row ??= group.newRow(file, whole ? whole.kind : kind);
     // A document is never reset: its records are found by their source ids, and reading it again
     // replaces them in place. A file read by line that was replaced or truncated is read from the start.

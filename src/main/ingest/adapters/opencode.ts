@@ -32,12 +32,25 @@ function readJson(fd: number, size: number): Json {
 /** A message file read by path (a part's message), or undefined when it cannot be read. */
 type StorageKind = 'session' | 'message' | 'part';
 
-/** `…/storage/<kind>/<dir>/<id>.json` → its kind and the storage folder. */
+/** Where the last separator (either) before `end` is in `file`, or -1. */
+function sepBefore(file: string, end: number): number {
+  return end <= 0 ? -1 : Math.max(file.lastIndexOf('/', end - 1), file.lastIndexOf('\\', end - 1));
+}
+
+/**
+ * `…/storage/<kind>/<dir>/<id>.json` → its kind and the storage folder. Found from the separators
+ * rather than by taking folder names off one by one: a scan asks it for every storage file it walks
+ * (~34,000 in the 10k benchmark corpus).
+ */
 function storagePath(file: string): { kind: StorageKind; storage: string } | undefined {
-  const kind = baseName(dirName(dirName(file)));
-  const storage = dirName(dirName(dirName(file)));
-  if ((kind === 'session' || kind === 'message' || kind === 'part') && baseName(storage) === 'storage') return { kind, storage };
-  return undefined;
+  const dir = sepBefore(file, file.length);
+  const kindEnd = sepBefore(file, dir);
+  if (kindEnd < 0) return undefined;
+  const storageEnd = sepBefore(file, kindEnd);
+  const kind = file.slice(storageEnd + 1, kindEnd);
+  if (kind !== 'session' && kind !== 'message' && kind !== 'part') return undefined;
+  if (storageEnd < 0 || file.slice(sepBefore(file, storageEnd) + 1, storageEnd) !== 'storage') return undefined;
+  return { kind, storage: file.slice(0, storageEnd) };
 }
 
 /**
@@ -147,7 +160,8 @@ export const opencodeAdapter: DocumentAdapter = {
     const db = override && override !== ':memory:' ? path.resolve(data, override) : path.join(data, 'opencode.db');
     return [path.join(data, 'storage'), db];
   },
-  isSessionFile: (file) => isDatabase(file) || (file.endsWith('.json') && storagePath(file) !== undefined),
+  // A database's name ends in .db: a .json file is none.
+  isSessionFile: (file) => (file.endsWith('.json') ? storagePath(file) !== undefined : isDatabase(file)),
   orderFolder: (dir, names, stored) => (isPartFolder(dir) ? orderPartFolders(dir, names, stored) : names),
   sessionFileOf(file) {
     // Writes land in the -wal file first: a change there is a change of the database.
