@@ -149,6 +149,10 @@ describe('default strategy on an index', () => {
       const r = recall.suggest({ text, workspace: '/w/pay', scope: 'everywhere', now });
       expect(r.suggestions.map((x) => x.id), text).toEqual([ids.get('target')]);
     }
+    // The distinctive words Compose shows (and opens the list with) are the person's, not the log's.
+    const words = recall.suggest({ text: pasted, workspace: '/w/pay', scope: 'everywhere', now }).salientTerms ?? [];
+    expect(words).toEqual(expect.arrayContaining(['fake', 'clock']));
+    expect(words.filter((w) => /backoff|virtualized|review|slow/.test(w))).toEqual([]);
     // New work with the same log still stays quiet: its own new words count as before.
     const fresh = pasted.replace(said, 'write a zorblaxFetcher quuxolDriver adapter');
     expect(recall.suggest({ text: fresh, workspace: '/w/pay', scope: 'everywhere', now }).suggestions).toEqual([]);

@@ -196,7 +196,8 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       // The gate's share of the message: pasted program output counts only as evidence (information.ts).
       const machine = machineOutputKeys(ctx.text);
       const terms = queryTerms(ctx.search, ctx.clauses, cues).map((t) => ({ ...t, weight: informationOf(t, machine) }));
-      const salientTerms = terms.filter((t) => t.df >= 1 && !t.common).map((t) => t.key);
+      // The message's distinctive words are the person's: none printed only by a program.
+      const salientTerms = terms.filter((t) => t.df >= 1 && !t.common && !machine.has(t.key)).map((t) => t.key);
       const bar = coverageBar(ctx.sensitivity, cues, p);
       const guesses = guessesFor(ctx.sensitivity, cues, p);
       // Most messages are new work, and most of those mention something the history never does: when
