@@ -7,19 +7,14 @@ import { startHttpBridge } from '../../src/main/server/http.js';
 import { chromiumMissing, SKIP_MESSAGE } from './browser.js';
 import { LEDGER, LONG_TITLE } from './corpus.js';
 import { fakeApi } from './fake-api.js';
-import { screenshot, startApp, type App } from './harness.js';
+import { conversationId, screenshot, startApp, type App } from './harness.js';
 
 const suite = chromiumMissing() ? describe.skip : describe;
 if (chromiumMissing()) console.warn(SKIP_MESSAGE);
 
 suite('conversation browser (browser mode)', () => {
   let app: App;
-  const idOf = async (title: string) => {
-    const all = await app.core.api['conversations.list']({ limit: 500, subagents: true });
-    const c = all.items.find((i) => i.title === title);
-    if (!c) throw new Error(`no conversation titled ${title}`);
-    return c.id;
-  };
+  const idOf = (title: string) => conversationId(app, title);
   beforeAll(async () => {
     app = await startApp();
   });

@@ -40,6 +40,14 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The id of the conversation with this title (sub-agents included); throws when there is none. */
+export async function conversationId(app: App, title: string): Promise<number> {
+  const all = await app.core.api['conversations.list']({ limit: 500, subagents: true });
+  const c = all.items.find((i) => i.title === title);
+  if (!c) throw new Error(`no conversation titled ${title}`);
+  return c.id;
+}
+
 /** `allAgents`: the index also holds a real fixture of every other agent Throughline reads. */
 export async function startApp(options: { allAgents?: boolean } = {}): Promise<App> {
   const rendererDir = inject('rendererDir');

@@ -10,7 +10,7 @@ import { startHttpBridge } from '../../src/main/server/http.js';
 import { chromiumMissing, launchChromium, SKIP_MESSAGE } from './browser.js';
 import { ATLAS, BIG_TITLE, BIG_TURNS, LEDGER } from './corpus.js';
 import { stripMarkdown } from '../../src/renderer/src/lib/plain.js';
-import { screenshots, startApp, type App } from './harness.js';
+import { conversationId, screenshots, startApp, type App } from './harness.js';
 
 const suite = chromiumMissing() ? describe.skip : describe;
 if (chromiumMissing()) console.warn(SKIP_MESSAGE);
@@ -21,12 +21,7 @@ const focused = (page: Page) => page.evaluate(() => ({ id: document.activeElemen
 
 suite('the window (issue 13)', { timeout: 180_000 }, () => {
   let app: App;
-  const idOf = async (title: string) => {
-    const all = await app.core.api['conversations.list']({ limit: 500, subagents: true });
-    const c = all.items.find((i) => i.title === title);
-    if (!c) throw new Error(`no conversation titled ${title}`);
-    return c.id;
-  };
+  const idOf = (title: string) => conversationId(app, title);
   beforeAll(async () => {
     app = await startApp();
   });
