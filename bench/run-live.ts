@@ -103,6 +103,10 @@ export interface DaemonFigures {
   rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[]; idleAfterWait?: { ms: number; mb: number } };
   /** Calls refused for the time limit (only with countRefused). */
   refused?: number;
+  /** CPU time of the daemon during the concurrent round, per call (ms): its main thread, and each other thread that ran (readers, V8's helpers), busiest first. */
+  cpuPerCall?: { main: number; others: number[] };
+  /** The daemon's log lines on where its read calls' time went (read-pool-timing.ts), one per 1,000 calls. */
+  readsTiming?: string[];
 }
 
 interface Rpc {
@@ -181,14 +185,32 @@ async function statusDuringBatch(socket: string, connect: (socket: string) => Pr
 }
 
 /** User + system CPU time of a process so far (Linux /proc; clock ticks are 1/100 s there). */
-function processCpuMs(pid: number | undefined): number {
+function processCpuMs(pid: number | undefined, file = `/proc/${pid}/stat`): number {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;
   }
+}
+
+/** User + system CPU time of each thread of a process so far, by thread id (Linux /proc; the main thread's id is the pid). */
+function threadsCpuMs(pid: number | undefined): Map<number, number> {
+  const byThread = new Map<number, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) byThread.set(Number(tid), processCpuMs(Number(tid), `/proc/${pid}/task/${tid}/stat`));
+  } catch {
+    // no /proc: no figure
+  }
+  return byThread;
+}
+
+/** The CPU each thread took between two readings, per call: the main thread's, and the others' that ran, busiest first. */
+function cpuPerCallOf(pid: number | undefined, before: Map<number, number>, after: Map<number, number>, calls: number): { main: number; others: number[] } {
+  const delta = (tid: number): number => (after.get(tid)! - (before.get(tid) ?? 0)) / calls;
+  const others = [...after.keys()].filter((tid) => tid !== pid).map(delta).filter((ms) => ms > 0).sort((a, b) => b - a);
+  return { main: after.has(pid!) ? delta(pid!) : Number.NaN, others };
 }
 
 export interface DaemonEnv {
@@ -206,6 +228,8 @@ export interface DaemonEnv {
   countRefused?: boolean;
   /** Told each RSS reading after calls as it is taken (a long run's figures so far). */
   onRss?: (calls: number, mb: number) => void;
+  /** Options for the daemon's node (e.g. --cpu-prof, which NODE_OPTIONS does not take, or a V8 flag to compare). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -228,8 +252,18 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
   };
   for (const k of ['PI_CODING_AGENT_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'THROUGHLINE_SOCKET', 'THROUGHLINE_DB']) delete childEnv[k];
   if (env.readers !== undefined) childEnv.THROUGHLINE_READ_WORKERS = String(env.readers);
+  const logFile = path.join(env.work, 'daemon.log');
+  const logFrom = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+  const readsTiming = (): string[] => {
+    try {
+      const text = fs.readFileSync(logFile).subarray(logFrom).toString('utf8');
+      return text.split('\n').filter((l) => l.includes(' reads: ')).map((l) => l.slice(l.indexOf('reads: ')));
+    } catch {
+      return [];
+    }
+  };
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [path.join(env.root, 'bin/throughline.mjs'), 'serve', '--db', env.dbPath, '--socket', socket, '--log', path.join(env.work, 'daemon.log')], {
+  const child: ChildProcess = spawn(process.execPath, [...(env.nodeArgs ?? []), path.join(env.root, 'bin/throughline.mjs'), 'serve', '--db', env.dbPath, '--socket', socket, '--log', logFile], {
     env: childEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -275,6 +309,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     }
     const conns = await Promise.all(Array.from({ length: clients }, () => connect(socket)));
     const samples: number[] = [];
+    const cpuStart = threadsCpuMs(child.pid);
     const tStart = performance.now();
     await Promise.all(
       conns.map(async (c, ci) => {
@@ -287,6 +322,8 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
       }),
     );
     const wall = performance.now() - tStart;
+    const cpuEnd = threadsCpuMs(child.pid);
+    const cpuPerCall = cpuPerCallOf(child.pid, cpuStart, cpuEnd, samples.length);
     for (const c of conns) c.close();
     let calls = samples.length;
     const afterCalls = [{ calls, mb: processRssMB(child.pid) }];
@@ -309,6 +346,8 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     return {
       cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients,
       statusDuringBatchMs: duringBatch.max, statusDuringBatch: duringBatch, rss: { idleMB, afterCalls, ...(idleAfterWait ? { idleAfterWait } : {}) }, ...(env.countRefused ? { refused } : {}),
+      cpuPerCall,
+      readsTiming: readsTiming(),
     };
   } catch (err) {
     // A failing call is reported in the table rather than ending the whole run.

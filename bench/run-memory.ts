@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/run-memory.ts --db FILE --corpus DIR [--root CHECKOUT] [--readers N] [--calls 10000] [--idle-wait S] [--json FILE]`
+// `node bin/run-ts.mjs bench/run-memory.ts --db FILE --corpus DIR [--root CHECKOUT] [--readers N] [--calls 10000] [--idle-wait S] [--json FILE] [--node-args='--flag …']`
 // The daemon's resident memory alone (issue 16: ≤ 150 MB at 50k, flat over 10,000 calls), on an
 // index built beforehand: `throughline serve` of CHECKOUT (default this one; its CLI bundle rebuilt
 // when stale) with the corpus as HOME; its RSS once the start-up scan is done, after S seconds idle
@@ -22,9 +22,10 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '10000' },
     'idle-wait': { type: 'string', default: '0' },
     json: { type: 'string' },
+    'node-args': { type: 'string' },
   },
 });
-if (!values.db || !values.corpus) throw new Error('usage: run-memory.ts --db FILE --corpus DIR [--root CHECKOUT] [--readers N] [--calls 10000] [--idle-wait S] [--json FILE]');
+if (!values.db || !values.corpus) throw new Error('usage: run-memory.ts --db FILE --corpus DIR [--root CHECKOUT] [--readers N] [--calls 10000] [--idle-wait S] [--json FILE] [--node-args="--flag …"]');
 const corpus = path.resolve(values.corpus);
 const manifest = readManifest(corpus);
 if (!manifest) throw new Error(`no benchmark corpus (manifest) in ${corpus}`);
@@ -35,7 +36,7 @@ const load0 = load();
 try {
   const readers = values.readers === undefined ? undefined : Number(values.readers);
   const f = await runDaemon(
-    { root, corpus, dbPath: path.resolve(values.db), work, readers, rebuildCli: true, idleWaitMs: Number(values['idle-wait']) * 1000, countRefused: true, onRss: (calls, mb) => process.stderr.write(`${calls} calls: ${mb.toFixed(0)} MB\n`) },
+    { root, corpus, dbPath: path.resolve(values.db), work, readers, rebuildCli: true, nodeArgs: values['node-args']?.split(' ').filter(Boolean), idleWaitMs: Number(values['idle-wait']) * 1000, countRefused: true, onRss: (calls, mb) => process.stderr.write(`${calls} calls: ${mb.toFixed(0)} MB\n`) },
     manifest,
     // 4 clients, not the socket row's 50: this is about memory, and 50 at once on a busy machine run
     // past the socket's 10 s limit (calls refused so are counted, not fatal).
@@ -48,6 +49,8 @@ try {
   const rss = f.rss!;
   const wait = rss.idleAfterWait ? ` · after ${(rss.idleAfterWait.ms / 1000).toFixed(0)} s idle ${rss.idleAfterWait.mb.toFixed(0)} MB` : '';
   console.log(`RSS idle ${rss.idleMB.toFixed(0)} MB${wait} · ${rss.afterCalls.map((a) => `${a.mb.toFixed(0)} MB @${a.calls}`).join(' · ')}`);
+  if (f.cpuPerCall) console.log(`CPU per call over the first 1,000: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.slice(0, 4).map(ms).join(', ')}, …)`);
+  for (const line of f.readsTiming ?? []) console.log(line);
   console.log(`4 clients: p50 ${ms(f.concurrent.p50)} p99 ${ms(f.concurrent.p99)} · ${f.callsPerSec.toFixed(0)} calls/s · ${f.refused ?? 0} refused for the time limit · ${f.cli}`);
   if (values.json) fs.writeFileSync(values.json, JSON.stringify({ root, readers, load: [load0, load()], figures: f }, null, 1));
 } finally {

@@ -1,4 +1,4 @@
-// `node bin/run-ts.mjs bench/run-socket.ts --db FILE --corpus DIR [--clients 50] [--calls 20] [--readers 2,0] [--rounds 1]`
+// `node bin/run-ts.mjs bench/run-socket.ts --db FILE --corpus DIR [--clients 50] [--calls 20] [--readers 2,0] [--rounds 1] [--node-args='--cpu-prof …']`
 // The socket rows of issue 16 alone, in minutes instead of the full bench's half hour: on an index
 // built beforehand (`node bin/run-ts.mjs bench/run-index.ts --db FILE --corpus DIR`), in one run,
 //  - the in-process baseline: the same mixed calls (suggest / recall_conversations / history_search)
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '20' },
     readers: { type: 'string', default: '2' },
     rounds: { type: 'string', default: '1' },
+    'node-args': { type: 'string' },
   },
 });
 if (!values.db || !values.corpus) throw new Error('usage: run-socket.ts --db FILE --corpus DIR [--clients 50] [--calls 20] [--readers 2,0] [--rounds 1]');
@@ -37,6 +38,7 @@ if (!manifest) throw new Error(`no benchmark corpus (manifest) in ${corpus}`);
 const clients = Number(values.clients);
 const calls = Number(values.calls);
 const readerCounts = values.readers.split(',').map(Number);
+const nodeArgs = values['node-args']?.split(' ').filter(Boolean);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const load = () => os.loadavg()[0]!.toFixed(1);
 
@@ -64,7 +66,7 @@ try {
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const readers of readerCounts) {
       log(`round ${round + 1}, ${readers} reader threads … (load ${load()})`);
-      const figures = await runDaemon({ root: path.resolve(BENCH_DIR, '..'), corpus, dbPath, work, readers, rebuildCli: true, countRefused: true }, manifest, clients, calls, 0);
+      const figures = await runDaemon({ root: path.resolve(BENCH_DIR, '..'), corpus, dbPath, work, readers, rebuildCli: true, countRefused: true, nodeArgs }, manifest, clients, calls, 0);
       runs.push({ readers, figures });
     }
   }
@@ -83,6 +85,9 @@ try {
     const status = s ? `${ms(s.p50)} / ${ms(s.max)} (${s.n})` : '–';
     console.log(`| ${readers} | ${ms(c.p50)} / ${ms(c.p95)} / ${ms(c.p99)} | ${f.callsPerSec.toFixed(0)} | ${times(f.callsPerSec, inRate)} | ${f.refused ?? 0} | ${status} | ${f.cli} |`);
   }
+  for (const { readers, figures: f } of runs) if (typeof f !== 'string' && f.cpuPerCall) console.log(`\n${readers} readers, daemon CPU per call in the ${clients}-client round: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.map(ms).join(', ')})`);
+  // Where the daemon's read calls spent their time, from its log: the first line covers the 50-client round.
+  for (const { readers, figures: f } of runs) if (typeof f !== 'string') for (const line of f.readsTiming ?? []) console.log(`\n${readers} readers, ${line}`);
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -183,6 +183,31 @@ describe('reader threads', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+  it('log where the calls spent their time: waiting for a reader, running, handed over', async () => {
+    const dir = tempDir();
+    const index = await buildIndex(dir);
+    const db = openDb(index.dbPath, { readonly: true });
+    const lines: string[] = [];
+    const pool = createReadPool({ dbPath: index.dbPath, size: 1, fallback: localReads(createRecall(db)), timingEvery: 4, log: (_level, message) => lines.push(message) });
+    try {
+      expect(await pool.ready()).toBe(1);
+      // Four calls at once on one reader: three of them wait for the one before.
+      await Promise.all(Array.from({ length: 4 }, () => pool.reads.recall({ query: SHARED_TERM, workspace: 'all' })));
+      const line = lines.find((l) => l.startsWith('reads: 4 calls (0 on the main thread, 1 reader)'));
+      expect(line).toMatch(/waited for a reader p50 [\d.]+ \/ p99 [\d.]+ \/ mean [\d.]+ ms; ran p50 [\d.]+ .*; handed over p50 /);
+      // The summary since that line starts again; a call that ran says how long.
+      await pool.reads.recall({ query: SHARED_TERM, workspace: 'all' });
+      const since = pool.timing();
+      expect(since.calls).toBe(1);
+      expect(since.ran.p50).toBeGreaterThan(0);
+      expect(since.waited.p50).toBeGreaterThanOrEqual(0);
+    } finally {
+      await pool.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuse a call still queued past its deadline instead of running it, and run the others', async () => {
     const dir = tempDir();
     const index = await buildIndex(dir);

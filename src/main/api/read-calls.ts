@@ -19,7 +19,8 @@ export interface ThreadError {
   kind?: string;
 }
 
-export type ReadReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: ThreadError };
+/** A reader's answer to a call, with the time it took to run it there (ms). */
+export type ReadReply = { id: number; ms: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
 
 /** What a reader thread is started with (its workerData). */
 export interface ReaderStart {

@@ -30,6 +30,7 @@ import { callDeadline } from './call-deadline.js';
 import { ApiError } from './dispatch.js';
 import { NotFoundError } from './errors.js';
 import { callReads, type ReadCall, type ReadMethod, type ReadReply, type Reads, type ReaderStart, type ThreadError } from './read-calls.js';
+import { PoolTiming, timingLine, type TimingSummary } from './read-pool-timing.js';
 
 export type PoolLog = (level: 'info' | 'warn' | 'error', message: string) => void;
 
@@ -51,6 +52,8 @@ export interface ReadPoolOptions {
   spareIdleMs?: number;
   /** The readers start this long after the pool (default 0: at once); calls meanwhile run on this thread. */
   startDelayMs?: number;
+  /** The log gets a line on where the calls' time went every this many calls (default TIMING_EVERY). */
+  timingEvery?: number;
 }
 
 export interface ReadPool {
@@ -59,6 +62,8 @@ export interface ReadPool {
   ready(): Promise<number>;
   /** The reader threads now running (for the daemon's log and for tests that stop one). */
   threads(): Worker[];
+  /** Where the calls since the last log line spent their time (waiting for a reader, running, handed over). */
+  timing(): TimingSummary;
   close(): Promise<void>;
 }
 
@@ -114,6 +119,9 @@ interface Job {
   deadline: number | null;
   /** Readers it has been given to. */
   tries: number;
+  /** performance.now() when it was queued, and when it was last given to a reader. */
+  queuedAt: number;
+  sentAt: number;
   resolve(value: unknown): void;
   reject(err: Error): void;
 }
@@ -149,6 +157,9 @@ export const READER_IDLE_MS = 60_000;
  */
 export const SPARE_IDLE_MS = 10_000;
 
+/** The daemon's log gets a line on where the read calls' time went every this many calls. */
+const TIMING_EVERY = 1000;
+
 /** Restarts allowed in a minute before the pool gives up on threads and answers in this one. */
 const MAX_RESTARTS_PER_MINUTE = 10;
 
@@ -166,6 +177,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   const waiting: (() => void)[] = [];
   const idleMs = options.idleMs ?? READER_IDLE_MS;
   const spareIdleMs = Math.min(options.spareIdleMs ?? SPARE_IDLE_MS, idleMs);
+  const timing = new PoolTiming(options.timingEvery ?? TIMING_EVERY, (summary) => log('info', timingLine(summary, readyCount())));
 
   const readyCount = (): number => [...readers].filter((r) => r.ready && !r.retiring).length;
 
@@ -195,6 +207,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       if (!job || job.id !== message.id) return;
       reader.job = null;
       reader.idleSince = performance.now();
+      timing.add({ waited: job.sentAt - job.queuedAt, ran: message.ms, handedOver: reader.idleSince - job.sentAt - message.ms });
       if (message.ok) job.resolve(message.value);
       else job.reject(fromThread(message.error));
       pump();
@@ -240,7 +253,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   /** Gives queued calls to free readers; with no reader ready at all, answers them here. */
   function pump(): void {
     if (!readyCount()) {
-      for (const job of queue.splice(0)) callReads(options.fallback, job.call).then(job.resolve, job.reject);
+      for (const job of queue.splice(0)) onMainThread(job.call).then(job.resolve, job.reject);
       return;
     }
     for (const reader of readers) {
@@ -248,6 +261,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       const job = nextLive();
       if (!job) return;
       job.tries++;
+      job.sentAt = performance.now();
       reader.job = job;
       reader.worker.postMessage({ id: job.id, call: job.call });
     }
@@ -288,15 +302,21 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     return undefined;
   }
 
+  function onMainThread(call: ReadCall): Promise<unknown> {
+    timing.addOnMain();
+    return callReads(options.fallback, call);
+  }
+
   function submit(call: ReadCall): Promise<unknown> {
     if (closed) return callReads(options.fallback, call);
     if (!readyCount()) {
       // None ready (all stopped when idle, or still starting): one is started, this call runs here.
       if (!delayed && ![...readers].some((r) => !r.retiring)) grow();
-      return callReads(options.fallback, call);
+      return onMainThread(call);
     }
     return new Promise((resolve, reject) => {
-      queue.push({ id: nextId++, call, deadline: callDeadline(), tries: 0, resolve, reject });
+      const now = performance.now();
+      queue.push({ id: nextId++, call, deadline: callDeadline(), tries: 0, queuedAt: now, sentAt: now, resolve, reject });
       settle();
       pump();
     });
@@ -337,6 +357,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         settle();
       }),
     threads: () => [...readers].map((r) => r.worker),
+    timing: () => timing.summary(),
     async close() {
       closed = true;
       if (retirement) clearInterval(retirement);

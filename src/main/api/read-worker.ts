@@ -26,11 +26,13 @@ try {
 const port = parentPort!;
 port.on('message', async (message: { id: number; call: ReadCall }) => {
   let reply: ReadReply;
+  const started = performance.now();
   try {
-    reply = { id: message.id, ok: true, value: await callReads(reads, message.call) };
+    const value = await callReads(reads, message.call);
+    reply = { id: message.id, ms: performance.now() - started, ok: true, value };
   } catch (err) {
     const e = err as Error;
-    reply = { id: message.id, ok: false, error: { name: e.name, message: e.message, kind: err instanceof KindError ? String(err.kind) : undefined } };
+    reply = { id: message.id, ms: performance.now() - started, ok: false, error: { name: e.name, message: e.message, kind: err instanceof KindError ? String(err.kind) : undefined } };
   }
   port.postMessage(reply);
 });
