@@ -33,7 +33,17 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // Packages stay outside the bundle (resolved from node_modules at run time), but zod: loaded as its
+  // ~20 files, module by module, it took ~110 ms of the daemon's CPU before its first answer at 10k
+  // (BENCHMARKS.md, issue 16). Only modules that use it load its chunk; the hook's common path does not.
+  plugins: [
+    {
+      name: 'packages-external-but-zod',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path === 'zod' || args.path.startsWith('zod/') ? undefined : { path: args.path, external: true }));
+      },
+    },
+  ],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',
@@ -47,7 +57,8 @@ function inputsOf(entry) {
   const visit = (out) => {
     if (seen.has(out) || !outputs[out]) return;
     seen.add(out);
-    for (const input of Object.keys(outputs[out].inputs)) inputs.add(path.relative(root, path.resolve(process.cwd(), input)));
+    // The project's own sources: a package (zod) changes only through npm install, which bundles again.
+    for (const input of Object.keys(outputs[out].inputs)) if (!input.includes('node_modules')) inputs.add(path.relative(root, path.resolve(process.cwd(), input)));
     for (const imp of outputs[out].imports) if (!imp.external) visit(imp.path);
   };
   visit(entry);
