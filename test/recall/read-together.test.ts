@@ -95,6 +95,25 @@ describe('terms read together', () => {
     db.close();
   });
 
+  it('finds each term\'s entries among those read together in whatever order either comes', () => {
+    // FTS5 gives a MATCH's rows by rowid, and scoring walks both lists alongside; rows in another
+    // order (a plan SQLite may choose for the bounded join) must give the same scores.
+    const { db, ids, search } = corpus();
+    const reversed: Search = {
+      ...search,
+      entryIds: (match) => search.entryIds(match).reverse(),
+      entriesMatchingAny: (...a) => search.entriesMatchingAny(...a)?.reverse() ?? null,
+    };
+    for (const bounds of boundsOf(ids)) {
+      const terms = queryTerms(search, parseQuery('grpc deadline propagation'));
+      const scored = scoreConversations(search, terms, bounds);
+      expect(scored.length).toBeGreaterThan(0);
+      const byId = (xs: typeof scored) => [...xs].sort((x, y) => x.id - y.id);
+      expect(byId(scoreConversations(reversed, terms, bounds))).toEqual(byId(scored));
+    }
+    db.close();
+  });
+
   it('reads the terms one by one for a caller confined to a workspace, whose weights are counted within it', () => {
     // bm25 of an OR weighs each term by its index-wide idf; a confined search swaps each term's for the
     // one within bounds (confined.ts), which a sum of terms cannot take: read together, how often

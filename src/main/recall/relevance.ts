@@ -178,18 +178,25 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
     a.exact[ti] = 1;
     a.exactCount++;
   };
-  // Each matching message's best contribution per term, one row of `width` values per message in
-  // the order first read: a query reads thousands of messages, and an array and a map per message
-  // cost more than the arithmetic.
+  // Each matching message's best contribution per term, one row of `width` values per message: a
+  // query reads thousands of messages, and an array and a map per message cost more than the
+  // arithmetic. The messages the terms read together find hold the first rows, in their (id) order;
+  // others get theirs as first read.
   const width = terms.length;
-  const entryRow = new Map<number, number>();
-  const entryIds: number[] = [];
-  const entryAccs: Acc[] = [];
-  let values = new Float64Array(256 * width);
   // Each candidate's row (bounds, length, summary's origin) read once, however many terms reach it.
   const facts = search.conversationFacts(bounds);
   const together = readTogether(search, terms, finders, facts);
+  const shared = together?.entries.length ?? 0;
+  const entryRow = new Map<number, number>();
+  const entryIds: number[] = together ? together.entries.slice() : [];
+  const entryAccs: (Acc | undefined)[] = new Array<Acc | undefined>(shared);
+  let values = new Float64Array(Math.max(256, 2 * shared) * width);
   const rowOf = (entryId: number, a: Acc): number => {
+    const at = together ? together.find(entryId) : -1;
+    if (at >= 0) {
+      entryAccs[at] = a;
+      return at;
+    }
     let row = entryRow.get(entryId);
     if (row === undefined) {
       row = entryIds.length;
@@ -215,11 +222,18 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
       if (together?.terms.has(ti)) {
         // Read together: which of the term's entries count (and their conversation) is known, their
         // bm25 is in the sum; the ids alone are read here, in the order the term's own query gives them.
-        for (const entryId of search.entryIds(match)) {
-          const conversationId = together.owner.get(entryId);
-          if (conversationId === undefined) continue;
-          const a = acc(conversationId);
-          rowOf(entryId, a);
+        const ids = search.entryIds(match);
+        for (let k = 0, at = 0; k < ids.length; k++) {
+          // Both lists ascend (FTS5 gives a MATCH's rows by rowid): the term's entries are found by
+          // walking the shared rows alongside.
+          if (k > 0 && ids[k]! < ids[k - 1]!) at = 0;
+          at = together.find(ids[k]!, at);
+          if (at < 0) {
+            at = -at - 1;
+            continue;
+          }
+          const a = acc(together.owner[at]!);
+          entryAccs[at] = a;
           a.tf[slot]!++;
           markExact(a, ti);
         }
@@ -256,7 +270,7 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
   // message, whatever order the rows came in.
   for (let row = 0; row < entryIds.length; row++) {
     const entryId = entryIds[row]!;
-    let s = together?.sum.get(entryId) ?? 0;
+    let s = row < shared ? together!.sum[row]! : 0;
     for (let at = row * width; at < (row + 1) * width; at++) s += values[at]!;
     const a = entryAccs[row]!;
     if (s > a.bestMessage || (s === a.bestMessage && a.bestEntry !== null && entryId < a.bestEntry)) {
@@ -313,10 +327,14 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
 interface Together {
   /** Their indexes among the terms. */
   terms: Set<number>;
-  /** Each entry they find (on the active path, within bounds) and its conversation… */
-  owner: Map<number, number>;
+  /** Each entry they find (on the active path, within bounds), ascending… */
+  entries: number[];
+  /** …its conversation… */
+  owner: number[];
   /** …and the sum of their bm25 for it. */
-  sum: Map<number, number>;
+  sum: Float64Array;
+  /** Where an entry is among them, searching from `from` on; -(where it would be) - 1 when absent. */
+  find(entryId: number, from?: number): number;
 }
 
 /**
@@ -345,11 +363,25 @@ function readTogether(search: Search, terms: readonly QueryTerm[], finders: read
   if (plain.length < 2) return null;
   const rows = search.entriesMatchingAny(matches, facts);
   if (!rows) return null;
-  const owner = new Map<number, number>();
-  const sum = new Map<number, number>();
-  for (const [entryId, conversationId, rank] of rows) {
-    owner.set(entryId, conversationId);
-    sum.set(entryId, -rank);
+  if (rows.some((row, i) => i > 0 && row[0] <= rows[i - 1]![0])) rows.sort((x, y) => x[0] - y[0]);
+  const entries = rows.map((row) => row[0]);
+  const find = (entryId: number, from = 0): number => {
+    // Usually the next one or a few on (both walks ascend); else a binary search.
+    for (let at = from; at < from + 8 && at < entries.length; at++) {
+      if (entries[at] === entryId) return at;
+      if (entries[at]! > entryId) return at === from ? -at - 1 : search_(entries, entryId, from, at);
+    }
+    return search_(entries, entryId, from, entries.length);
+  };
+  return { terms: new Set(plain), entries, owner: rows.map((row) => row[1]), sum: Float64Array.from(rows, (row) => -row[2]), find };
+}
+
+/** Binary search for x among xs[lo…hi) (ascending): its index, or -(where it would go) - 1. */
+function search_(xs: readonly number[], x: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
   }
-  return { terms: new Set(plain), owner, sum };
+  return xs[lo] === x ? lo : -lo - 1;
 }
