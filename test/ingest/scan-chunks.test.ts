@@ -14,6 +14,8 @@ const TURN = fs.readFileSync(path.join(FIXTURES, 'large/claude-code/incremental-
 const FOLDERS = 11;
 const PER_FOLDER = 100;
 const FILES = FOLDERS * PER_FOLDER; // more than two chunks
+/** Each test indexes 1,100 files and scans them again: ~6 s at load 10, over 30 s at load 13 (CI shares 2 cores). */
+const SLOW_MACHINE_MS = 120_000;
 
 /** The most rows any one statement answered at once on this connection, and the rows in all. */
 function watchRows(db: Db): { most: number; all: number } {
@@ -71,7 +73,7 @@ describe('a scan in chunks', () => {
     expect(s.progress.every((p) => p.filesTotal === FILES)).toBe(true);
     expect(s.progress.at(-1)!.filesDone).toBe(FILES);
     s.db.close();
-  });
+  }, SLOW_MACHINE_MS);
 
   it('marks missing the files and the folder that disappeared, in any chunk, and reads a returned file again', () => {
     const s = setup();
@@ -97,7 +99,7 @@ describe('a scan in chunks', () => {
     expect(back.parsedFiles).toBe(1);
     expect(s.count("SELECT count(*) FROM source_files WHERE status = 'missing'")).toBe(1 + PER_FOLDER);
     s.db.close();
-  });
+  }, SLOW_MACHINE_MS);
 
   it('marks missing a file no longer named like a session and one inside a folder now a link', () => {
     const s = setup();
@@ -111,5 +113,5 @@ describe('a scan in chunks', () => {
     const stats = s.scan();
     expect(stats.missing).toBe(1 + PER_FOLDER);
     s.db.close();
-  });
+  }, SLOW_MACHINE_MS);
 });
