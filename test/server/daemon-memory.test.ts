@@ -1,13 +1,17 @@
 // The daemon's memory settings (issue 16: RSS ≤ 150 MB at 50k, flat over 10,000 calls). The figures
 // themselves are the benchmark's (bench/run-live.ts, the daemon RSS row); these hold the settings
 // they rest on: the reader threads' young generation, and a large scan's garbage collected at once.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RELEASE_FROM_FILES, releaseAfterScan } from '../../src/main/api/after-scan.js';
+import { READER_OLD_MB, READER_YOUNG_MB } from '../../src/main/api/read-pool.js';
 import { DAEMON_CACHE_KIB, startDaemon, type Daemon } from '../../src/main/daemon/daemon.js';
 import { openDb } from '../../src/main/store/db.js';
-import { buildIndex } from './helpers.js';
+import { buildIndex, tempDir } from './helpers.js';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let daemon: Daemon | null = null;
 afterEach(async () => {
   await daemon?.close();
@@ -24,12 +28,30 @@ async function droppedObject(): Promise<WeakRef<object>> {
 }
 
 describe('daemon memory', () => {
-  it("runs each reader thread with a small young generation (V8's default, 48 MB, kept ~55 MB a reader)", async () => {
+  it("runs each reader thread with a small young generation (V8's default, 48 MB, kept ~55 MB a reader) and a bounded old one (V8 let it grow past twice what was live)", async () => {
     const index = await buildIndex();
     daemon = await startDaemon({ dbPath: index.dbPath, settingsPath: index.settingsPath, socketPath: path.join(index.dir, 'a.sock'), watch: false, log: false, readers: 2 });
     expect(await daemon.readers!.ready()).toBe(2);
-    for (const worker of daemon.readers!.threads()) expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(8);
+    for (const worker of daemon.readers!.threads()) {
+      expect(worker.resourceLimits?.maxYoungGenerationSizeMb).toBe(READER_YOUNG_MB);
+      expect(worker.resourceLimits?.maxOldGenerationSizeMb).toBe(READER_OLD_MB);
+    }
+    expect(READER_YOUNG_MB).toBeLessThanOrEqual(8);
+    expect(READER_OLD_MB).toBeLessThanOrEqual(256);
   });
+
+  it('holds its main thread\'s young generation at its size instead of doubling it up to 32 MB, also after a reader thread starts', () => {
+    const dir = tempDir();
+    return buildIndex(dir).then((index) => {
+      // A process of its own: the heap of a fresh node, which the test runner's is not.
+      const child = spawnSync(process.execPath, [path.join(ROOT, 'bin/run-ts.mjs'), path.join(ROOT, 'test/server/young-generation-child.ts'), index.dbPath, index.settingsPath, path.join(index.dir, 'a.sock')], { encoding: 'utf8', timeout: 120_000 });
+      expect(child.status, child.stderr).toBe(0);
+      const { atReady, after } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { atReady: number; after: number };
+      // Room to grow was there (V8's ceiling is 32 MB), and the allocations did not take it.
+      expect(atReady).toBeLessThan(32);
+      expect(after).toBeLessThanOrEqual(atReady);
+    });
+  }, 180_000);
 
   it("keeps its own connection's page cache small (openDb's 32 MB stayed in the malloc heap after every re-scan)", async () => {
     const index = await buildIndex();

@@ -78,7 +78,7 @@ export interface Core {
    * Moves recall's read calls onto `count` reader threads (read-pool.ts); the daemon does this. The
    * same pool on a second call; none for 0 or an in-memory index. Closed with the core.
    */
-  startReaders(count: number, log?: PoolLog, startDelayMs?: number): ReadPool | null;
+  startReaders(count: number, log?: PoolLog, startDelayMs?: number, afterReaderStart?: () => void): ReadPool | null;
   close(): void;
 }
 
@@ -271,9 +271,9 @@ export function createCore(options: CoreOptions): Core {
     setSocketPath(path) {
       socketPath = path;
     },
-    startReaders(count, log, startDelayMs) {
+    startReaders(count, log, startDelayMs, afterReaderStart) {
       if (pool || count < 1 || options.dbPath === ':memory:' || options.dbPath === '') return pool;
-      pool = createReadPool({ dbPath: options.dbPath, nativeBinding: options.nativeBinding, size: count, fallback: local, log, startDelayMs });
+      pool = createReadPool({ dbPath: options.dbPath, nativeBinding: options.nativeBinding, size: count, fallback: local, log, startDelayMs, afterReaderStart });
       return pool;
     },
     close() {

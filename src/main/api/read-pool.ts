@@ -54,6 +54,8 @@ export interface ReadPoolOptions {
   startDelayMs?: number;
   /** The log gets a line on where the calls' time went every this many calls (default TIMING_EVERY). */
   timingEvery?: number;
+  /** Called each time a reader thread says it is ready (its V8 heap exists): see daemon/young-generation.ts. */
+  afterReaderStart?: () => void;
 }
 
 export interface ReadPool {
@@ -141,7 +143,16 @@ interface Reader {
  * (48 MB on 64-bit) let each reader's heap settle at ~55 MB for ~16 MB live, 8 keeps it near 30 MB
  * at no measurable cost per call (issue 16's memory goal; BENCHMARKS.md).
  */
-const READER_YOUNG_MB = 8;
+export const READER_YOUNG_MB = 8;
+
+/**
+ * Each reader's V8 old generation limit, MB. V8 lets a heap grow further past its live data between
+ * two full collections the larger its limit is: with the default (GBs here) a reader's old space
+ * climbed to 35-55 MB for ~15 MB live at 10k before one ran; with 256 MB they stay at 20-25 MB
+ * (BENCHMARKS.md, 2026-12-02). A reader at 50k holds 30-50 MB at most, so a call never comes near it;
+ * one that did would stop its reader, which the pool replaces (the call tried once more, then refused).
+ */
+export const READER_OLD_MB = 256;
 
 /**
  * A reader idle this long is stopped: an idle daemon then holds no reader's heap, connection and
@@ -190,13 +201,14 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   }
 
   function spawn(): void {
-    const worker = new Worker(entry!, { workerData: start, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
+    const worker = new Worker(entry!, { workerData: start, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB, maxOldGenerationSizeMb: READER_OLD_MB } });
     // The socket keeps the daemon alive; a reader alone must not.
     worker.unref();
     const reader: Reader = { worker, ready: false, job: null, idleSince: performance.now(), retiring: false };
     readers.add(reader);
     worker.on('message', (message: ReadReply | { ready: true }) => {
       if ('ready' in message) {
+        options.afterReaderStart?.();
         reader.ready = true;
         reader.idleSince = performance.now();
         settle();
