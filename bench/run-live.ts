@@ -100,7 +100,7 @@ export interface DaemonFigures {
   /** All of those round trips. */
   statusDuringBatch?: Latency;
   /** The daemon's resident memory (VmRSS, MB): at rest after its start-up scan, then after each further thousand calls. */
-  rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[]; idleAfterWait?: { ms: number; mb: number } };
+  rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[]; idleAfterWait?: { ms: number; mb: number; cpuMs: number } };
   /** Calls refused for the time limit (only with countRefused). */
   refused?: number;
   /** CPU time of the daemon during the concurrent round, per call (ms): its main thread, and each other thread that ran (readers, V8's helpers), busiest first. */
@@ -302,10 +302,12 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
             return null;
           })
         : c.call(method, params);
-    let idleAfterWait: { ms: number; mb: number } | undefined;
+    // cpuMs: what the daemon did meanwhile with no call (its periodic re-scans), all threads.
+    let idleAfterWait: { ms: number; mb: number; cpuMs: number } | undefined;
     if (env.idleWaitMs) {
+      const cpuBefore = processCpuMs(child.pid);
       await sleep(env.idleWaitMs);
-      idleAfterWait = { ms: env.idleWaitMs, mb: processRssMB(child.pid) };
+      idleAfterWait = { ms: env.idleWaitMs, mb: processRssMB(child.pid), cpuMs: processCpuMs(child.pid) - cpuBefore };
     }
     const conns = await Promise.all(Array.from({ length: clients }, () => connect(socket)));
     const samples: number[] = [];

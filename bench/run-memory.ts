@@ -47,7 +47,7 @@ try {
   console.log(`memory bench · ${new Date().toISOString()} · ${root} · readers ${readers ?? 'default'} · load avg ${load0} → ${load()} · ${manifest.conversations} conversations`);
   if (typeof f === 'string') throw new Error(f);
   const rss = f.rss!;
-  const wait = rss.idleAfterWait ? ` · after ${(rss.idleAfterWait.ms / 1000).toFixed(0)} s idle ${rss.idleAfterWait.mb.toFixed(0)} MB` : '';
+  const wait = rss.idleAfterWait ? ` · after ${(rss.idleAfterWait.ms / 1000).toFixed(0)} s idle ${rss.idleAfterWait.mb.toFixed(0)} MB (CPU meanwhile ${ms(rss.idleAfterWait.cpuMs)}: ${((rss.idleAfterWait.cpuMs / rss.idleAfterWait.ms) * 100).toFixed(1)} % of a core)` : '';
   console.log(`RSS idle ${rss.idleMB.toFixed(0)} MB${wait} · ${rss.afterCalls.map((a) => `${a.mb.toFixed(0)} MB @${a.calls}`).join(' · ')}`);
   if (f.cpuPerCall) console.log(`CPU per call over the first 1,000: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.slice(0, 4).map(ms).join(', ')}, …)`);
   for (const line of f.readsTiming ?? []) console.log(line);
