@@ -40,16 +40,18 @@ describe('daemon memory', () => {
     expect(READER_OLD_MB).toBeLessThanOrEqual(256);
   });
 
-  it('holds its main thread\'s young generation at its size instead of doubling it up to 32 MB, also after a reader thread starts', () => {
+  it("holds its main thread's young generation at its size (V8 doubled it up to 32 MB), also after a reader thread starts, and lets the old one grow less past what it holds", () => {
     const dir = tempDir();
     return buildIndex(dir).then((index) => {
       // A process of its own: the heap of a fresh node, which the test runner's is not.
-      const child = spawnSync(process.execPath, [path.join(ROOT, 'bin/run-ts.mjs'), path.join(ROOT, 'test/server/young-generation-child.ts'), index.dbPath, index.settingsPath, path.join(index.dir, 'a.sock')], { encoding: 'utf8', timeout: 120_000 });
+      const child = spawnSync(process.execPath, [path.join(ROOT, 'bin/run-ts.mjs'), path.join(ROOT, 'test/server/heap-growth-child.ts'), index.dbPath, index.settingsPath, path.join(index.dir, 'a.sock')], { encoding: 'utf8', timeout: 120_000 });
       expect(child.status, child.stderr).toBe(0);
-      const { atReady, after } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { atReady: number; after: number };
+      const out = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { newSpaceAtReady: number; newSpaceAfter: number; liveMB: number; peakMB: number };
       // Room to grow was there (V8's ceiling is 32 MB), and the allocations did not take it.
-      expect(atReady).toBeLessThan(32);
-      expect(after).toBeLessThanOrEqual(atReady);
+      expect(out.newSpaceAtReady).toBeLessThan(32);
+      expect(out.newSpaceAfter).toBeLessThanOrEqual(out.newSpaceAtReady);
+      // V8's own factor let this heap reach 3.6x what a collection left (261 MB for 73); held, 2x.
+      expect(out.peakMB).toBeLessThan(2.8 * out.liveMB);
     });
   }, 180_000);
 

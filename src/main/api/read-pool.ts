@@ -54,7 +54,7 @@ export interface ReadPoolOptions {
   startDelayMs?: number;
   /** The log gets a line on where the calls' time went every this many calls (default TIMING_EVERY). */
   timingEvery?: number;
-  /** Called each time a reader thread says it is ready (its V8 heap exists): see daemon/young-generation.ts. */
+  /** Called each time a reader thread says it is ready (its V8 heap exists): see daemon/heap-growth.ts. */
   afterReaderStart?: () => void;
 }
 

@@ -10,7 +10,7 @@ import { defaultSettingsPath } from '../settings.js';
 import { defaultDbPath } from '../store/db.js';
 import { defaultLogPath, defaultSocketPath } from '../paths-light.js';
 import { startSocketServer, type LogFn } from '../server/socket.js';
-import { holdYoungGeneration } from './young-generation.js';
+import { holdHeapGrowth } from './heap-growth.js';
 
 const WATCH_DELAY_MS = 150;
 /**
@@ -119,9 +119,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   }
 
   // Recall's reads move to their own threads once these are up (the calls before that are answered here).
-  // The young generation held from here on (young-generation.ts), and again after each reader's start.
-  holdYoungGeneration();
-  const readers = core.startReaders(options.readers ?? defaultReaderCount(env), log, READERS_DELAY_MS, holdYoungGeneration);
+  // The heaps' growth held from here on (heap-growth.ts), and again after each reader's start.
+  holdHeapGrowth();
+  const readers = core.startReaders(options.readers ?? defaultReaderCount(env), log, READERS_DELAY_MS, holdHeapGrowth);
   void readers?.ready().then((n) => log('info', `${n} reader thread${n === 1 ? '' : 's'} answering recall's reads`));
 
   let stopped = false;
