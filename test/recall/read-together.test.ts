@@ -132,3 +132,26 @@ describe('terms read together', () => {
     db.close();
   });
 });
+
+describe('a writer between the reads', () => {
+  it('a message removed after the terms were read together is left out, not a crash', () => {
+    const { db, ids, search } = corpus();
+    const terms = queryTerms(search, parseQuery('grpc deadline propagation'));
+    const before = scoreConversations(search, terms, {});
+    // What a live writer does to a message between two statements of one call (writer-entries.ts).
+    const gone = db.prepare("SELECT id, text FROM entries WHERE text = 'grpc retries'").get() as { id: number; text: string };
+    const racing: Search = {
+      ...search,
+      entriesMatchingAny(matches, facts) {
+        const rows = search.entriesMatchingAny(matches, facts);
+        db.prepare("INSERT INTO entries_fts (entries_fts, rowid, text) VALUES ('delete', ?, ?)").run(gone.id, gone.text);
+        db.prepare('DELETE FROM entries WHERE id = ?').run(gone.id);
+        return rows;
+      },
+    };
+    const after = scoreConversations(racing, terms, {});
+    expect(after.map((c) => c.id).sort()).toEqual(before.map((c) => c.id).sort());
+    expect(after.find((c) => c.id === ids.get('a'))?.bestEntry).not.toBe(gone.id);
+    db.close();
+  });
+});

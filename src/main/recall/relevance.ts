@@ -272,7 +272,10 @@ export function scoreConversations(search: Search, terms: readonly QueryTerm[], 
     const entryId = entryIds[row]!;
     let s = row < shared ? together!.sum[row]! : 0;
     for (let at = row * width; at < (row + 1) * width; at++) s += values[at]!;
-    const a = entryAccs[row]!;
+    const a = entryAccs[row];
+    // A message the terms read together found and no term's own walk did: the index changed between
+    // the two reads (a live writer removed it). It is left out, as the walks that came later say.
+    if (!a) continue;
     if (s > a.bestMessage || (s === a.bestMessage && a.bestEntry !== null && entryId < a.bestEntry)) {
       a.bestMessage = s;
       a.bestEntry = entryId;
