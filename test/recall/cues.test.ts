@@ -75,3 +75,35 @@ describe('periods', () => {
     expect(activeIn(june, null, null)).toBe(false);
   });
 });
+
+describe('periods counted back from now', () => {
+  const day = 86_400_000;
+  it.each([
+    ['the deploy script we fixed three weeks ago', NOW - 4.5 * 7 * day, NOW - 1.5 * 7 * day, 'three weeks ago'],
+    ['a couple of days ago the tests broke', NOW - 3 * day, NOW - day, 'a couple of days ago'],
+    ['like 2 months ago', NOW - 3 * 30.5 * day, NOW - 30.5 * day, '2 months ago'],
+    ['a few weeks ago we looked at this', NOW - 4.5 * 7 * day, NOW - 1.5 * 7 * day, 'a few weeks ago'],
+    ['a day ago', NOW - 2 * day, NOW, 'a day ago'],
+  ])('"%s"', (text, start, end, label) => expect(readCues(text, NOW).period).toEqual({ start, end, label }));
+
+  it('named days', () => {
+    // NOW is Sunday 2026-11-29.
+    expect(readCues('the thing from last friday', NOW).period).toEqual({ start: at('2026-11-27T00:00:00Z'), end: at('2026-11-28T00:00:00Z'), label: 'last friday' });
+    expect(readCues('same as last sunday', NOW).period?.start).toBe(at('2026-11-22T00:00:00Z'));
+    expect(readCues('what broke over the weekend', NOW).period).toEqual({ start: at('2026-11-21T00:00:00Z'), end: at('2026-11-23T00:00:00Z'), label: 'last weekend' });
+    expect(readCues('the fix from the other day', NOW).period).toEqual({ start: at('2026-11-19T00:00:00Z'), end: at('2026-11-29T00:00:00Z'), label: 'the other day' });
+    expect(readCues('the alert from this morning', NOW).period).toEqual({ start: at('2026-11-29T00:00:00Z'), end: NOW + 1, label: 'today' });
+  });
+
+  it('the words that placed it in time are not topic words', () => {
+    expect(readCues('the migration from three weeks ago', NOW).timeWords).toEqual(['three', 'week', 'weeks']);
+    expect(readCues('a couple of days ago', NOW).timeWords).toEqual(['couple', 'day', 'days']);
+    expect(readCues('what broke last friday', NOW).timeWords).toEqual(['friday']);
+  });
+
+  it('no period where the words only look like one', () => {
+    expect(readCues('add a weekly report for the past weeks of data', NOW).period).toBeNull();
+    expect(readCues('a few days of logs are missing', NOW).period).toBeNull();
+    expect(readCues('schedule it every friday', NOW).period).toBeNull();
+  });
+});

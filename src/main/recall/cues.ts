@@ -58,6 +58,26 @@ function monthPeriod(month: number, now: number, label: string): Cues['period'] 
   return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1), label };
 }
 
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30.5, year: 365 };
+const COUNTS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, couple: 2, few: 3 };
+
+/**
+ * "three weeks ago", "a couple of days ago", "a few months ago": people round, so the period reaches
+ * half the stated distance either side (at least a day), and "a few" means two to four.
+ */
+function agoPeriod(text: string, now: number): { period: Cues['period']; words: string[] } | null {
+  const m = text.match(/\b(\d{1,2}|an?|one|two|three|four|five|six|(?:a )?couple(?: of)?|(?:a )?few) (day|week|month|year)s? ago\b/);
+  if (!m) return null;
+  const said = m[1]!.replace(/^a /, '').replace(/ of$/, '');
+  const count = /^\d/.test(said) ? Number(said) : COUNTS[said]!;
+  const unit = UNIT_DAYS[m[2]!]! * DAY_MS;
+  const [near, far] = said === 'few' ? [2 * unit, 4 * unit] : [count * unit, count * unit];
+  const slack = said === 'few' ? unit / 2 : Math.max(DAY_MS, (count * unit) / 2);
+  const countWords = m[1]!.split(' ').filter((w) => w !== 'a' && w !== 'an' && w !== 'of');
+  return { period: { start: now - far - slack, end: now - near + slack, label: m[0] }, words: [...countWords, m[2]!, `${m[2]!}s`] };
+}
+
 function startOfWeek(now: number): number {
   const d = new Date(now);
   const day = (d.getUTCDay() + 6) % 7; // Monday = 0
@@ -79,7 +99,22 @@ function periodOf(text: string, now: number): { period: Cues['period']; words: s
   }
   const d = new Date(now);
   const today = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  const ago = agoPeriod(text, now);
+  if (ago) return ago;
+  if (/\b(earlier today|this morning)\b/.test(text)) return { period: { start: today, end: now + 1, label: 'today' }, words: ['today', 'morning'] };
   if (/\byesterday\b/.test(text)) return { period: { start: today - DAY_MS, end: today, label: 'yesterday' }, words: ['yesterday'] };
+  if (/\blast night\b/.test(text)) return { period: { start: today - DAY_MS, end: now + 1, label: 'last night' }, words: ['night'] };
+  if (/\bthe other day\b/.test(text)) return { period: { start: today - 10 * DAY_MS, end: today, label: 'the other day' }, words: ['day'] };
+  const weekday = text.match(new RegExp(`\\blast (${WEEKDAYS.join('|')})\\b`));
+  if (weekday) {
+    // The latest such day before today ("last friday" said on a Friday is a week ago).
+    const back = ((d.getUTCDay() - WEEKDAYS.indexOf(weekday[1]!) + 6) % 7) + 1;
+    return { period: { start: today - back * DAY_MS, end: today - (back - 1) * DAY_MS, label: `last ${weekday[1]}` }, words: [weekday[1]!] };
+  }
+  if (/\b(last|over the|this past) weekend\b/.test(text)) {
+    const saturday = startOfWeek(now) - 2 * DAY_MS;
+    return { period: { start: saturday, end: saturday + 2 * DAY_MS, label: 'last weekend' }, words: ['weekend'] };
+  }
   if (/\blast week\b/.test(text)) {
     const monday = startOfWeek(now);
     return { period: { start: monday - 7 * DAY_MS, end: monday, label: 'last week' }, words: ['week'] };
