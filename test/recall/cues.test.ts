@@ -17,6 +17,13 @@ describe('back-references', () => {
     "we've seen this exact timeout before",
     'pretty sure we fixed this one before',
     'the deploy hangs at the migration step, this happened before',
+    'use the retry wrapper from before',
+    'the 502s came back after the upgrade',
+    'run the migration dry-run once more',
+    'the export we talked about on monday',
+    'do what we did for the payments service',
+    'set it up the way we did the staging cluster',
+    'you helped me with a similar query plan',
   ])('"%s" points back', (text) => expect(readCues(text, NOW).backReference).toBe(true));
 
   it.each([
@@ -25,6 +32,9 @@ describe('back-references', () => {
     'write a DAG that archives task logs older than 30 days',
     'the build fails on the main branch',
     'run the linter before you commit',
+    'add a back button to the checkout page',
+    'what did the profiler show? write it up',
+    'add a way to retry failed uploads',
   ])('"%s" does not', (text) => expect(readCues(text, NOW).backReference).toBe(false));
 });
 

@@ -38,6 +38,14 @@ const BACK_REFERENCE: readonly RegExp[] = [
   /\b(is|are|it's|its|was) back\b/,
   /\b(seen|had|hit|fixed|solved|done|debugged|handled) (this|that|it)( \w+){0,2} before\b/,
   /\b(this|that|it) (happened|came up|broke) before\b/,
+  /\bfrom before\b/,
+  /\b(once more|one more time|previously)\b/,
+  /\b(came|comes|coming) back\b/,
+  /\b(we|you and i) (talked|spoke|chatted) about\b/,
+  /\bwe discussed\b/,
+  /\byou (helped|showed) me\b/,
+  /\bwhat (we|you) did (for|with|in|on|to|last)\b/,
+  /\bthe way (we|you) (did|handled|fixed|solved|set up|wrote|built)\b/,
 ];
 
 const ASKS_PAST: readonly RegExp[] = [
