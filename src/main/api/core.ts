@@ -251,7 +251,7 @@ export function createCore(options: CoreOptions): Core {
           backgroundError(err);
         }
       },
-      onRescan: () => void scan().catch(backgroundError),
+      onRescan: () => scan().catch(backgroundError),
     });
   }
 

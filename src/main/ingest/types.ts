@@ -68,6 +68,12 @@ interface AdapterBase {
    */
   skipFolder?(name: string): boolean;
   /**
+   * Each folder in `dir` is one the agent writes into only for a short while (OpenCode's part/, a
+   * folder per message, tens of thousands of them): watched when it appears, not when it was there
+   * already (see ingest/watch.ts).
+   */
+  briefFolders?(dir: string): boolean;
+  /**
    * The order to read a folder's entries in (given in name order), when the agent's names do not
    * follow time: entries spread over many files are appended in the order their files are read.
    * `stored` gives what the readers of files already indexed kept (their state), so that the order

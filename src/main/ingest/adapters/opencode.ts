@@ -163,6 +163,8 @@ export const opencodeAdapter: DocumentAdapter = {
   // A database's name ends in .db: a .json file is none.
   isSessionFile: (file) => (file.endsWith('.json') ? storagePath(file) !== undefined : isDatabase(file)),
   orderFolder: (dir, names, stored) => (isPartFolder(dir) ? orderPartFolders(dir, names, stored) : names),
+  // A message's parts are written while it streams, into part/<message>/.
+  briefFolders: isPartFolder,
   sessionFileOf(file) {
     // Writes land in the -wal file first: a change there is a change of the database.
     const db = file.replace(/-(wal|shm)$/, '');
