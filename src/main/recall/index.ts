@@ -177,10 +177,19 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
     };
   }
 
+  // Each call reads one snapshot of the index: its statements (the terms' counts, the rows read
+  // together, each term's walk, the conversations' rows) all see the same commits, though the daemon's
+  // writer commits between them. A read transaction costs a BEGIN and a COMMIT; inside a transaction
+  // the caller already has (the writer's own connection) the call simply joins it.
+  const inOneRead = <A extends unknown[], R>(fn: (...args: A) => R) => {
+    const read = db.transaction(fn);
+    return (...args: A): R => (db.inTransaction ? fn(...args) : read(...args));
+  };
+
   return {
-    suggest,
+    suggest: inOneRead(suggest),
     /** `confined`: as for suggest; the workspace is the transport's, forced. */
-    recall: (params: RecallParams, confined = false) => {
+    recall: inOneRead((params: RecallParams, confined = false) => {
       // Like suggest: the caller's live conversation would match its own words first.
       const own = params.conversation ? idOf(params.conversation) : null;
       const exclude = own === null ? [] : [own];
@@ -188,10 +197,10 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
       if (!confined) return recallTool.recall(params.workspace && params.workspace !== 'all' ? { ...params, workspace: repositoryOf(params.workspace) } : params, exclude);
       const workspace = params.workspace && params.workspace !== 'all' ? params.workspace : null;
       return createRecallTool(confineSearch(search, { workspace, includeSubagents: true })).recall(params, exclude);
-    },
-    read: readTools.read,
-    inspect: readTools.inspect,
-    historySearch: history.historySearch,
-    historyRead: history.historyRead,
+    }),
+    read: inOneRead(readTools.read),
+    inspect: inOneRead(readTools.inspect),
+    historySearch: inOneRead(history.historySearch),
+    historyRead: inOneRead(history.historyRead),
   };
 }
