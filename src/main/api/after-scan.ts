@@ -1,30 +1,18 @@
-// What a large scan leaves behind, handed back. A scan of the sources stats every session file and
-// reads every file's stored row: tens of MB of short-lived objects at 10k conversations (~40k files),
-// spread over seconds of time slices, so V8 promotes them and, with nothing forcing a full
-// collection, lets its heap grow past them. The daemon's periodic re-scan (every 30 s, ingest/watch.ts)
-// made an idle daemon's RSS climb ~50 MB a minute at 10k (BENCHMARKS.md, issue 16). After such a
-// scan the garbage is collected at once (~15-30 ms), and the SQLite page cache the scan filled is
-// emptied (the pages stay in the OS's file cache; the next scan reads them from there).
-import v8 from 'node:v8';
-import vm from 'node:vm';
+// What a large scan leaves behind, handed back: the SQLite page cache the scan filled is emptied
+// (the pages stay in the OS's file cache; the next scan reads them from there).
+//
+// The scan's garbage in the V8 heap is left to V8. A full collection was forced here after every
+// large scan, for the daemon's periodic re-scan made an idle daemon's RSS climb ~50 MB a minute at
+// 10k (BENCHMARKS.md, issue 16); but it held the main thread 22-70 ms at the end of every re-scan,
+// and an agent's call waited for it. Since the heaps' growth is capped (daemon/heap-growth.ts), V8's
+// own collections, mostly concurrent, keep an idle 10k daemon at 113-124 MB over six re-scans
+// against 121-129 with the forced one.
 import { releasePageCache, type ReadableDb } from '../store/db.js';
 
-/** Scans of fewer files leave too little to be worth a full collection (tests, small homes). */
+/** Scans of fewer files leave too little to be worth it (tests, small homes). */
 export const RELEASE_FROM_FILES = 2000;
-
-let collect: (() => void) | null = null;
-
-/** V8's full collection: exposed for contexts made from now on, and taken from a new one (node:vm). */
-function fullCollection(): () => void {
-  if (!collect) {
-    v8.setFlagsFromString('--expose-gc');
-    collect = vm.runInNewContext('gc') as () => void;
-  }
-  return collect;
-}
 
 export function releaseAfterScan(db: ReadableDb, filesSeen: number): void {
   if (filesSeen < RELEASE_FROM_FILES) return;
-  fullCollection()();
   releasePageCache(db);
 }

@@ -181,7 +181,7 @@ export function createCore(options: CoreOptions): Core {
     scanning = indexer
       .scanAsync(sources(), { onProgress, followUp: options.sources ? undefined : findAider })
       .then((stats) => {
-        // The daemon re-scans every 30 s: without this its memory grows with each one (after-scan.ts).
+        // The daemon re-scans every 30 s or more: the page cache it filled is handed back (after-scan.ts).
         releaseAfterScan(db, stats.files);
         return stats;
       })
