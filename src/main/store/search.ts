@@ -157,6 +157,24 @@ const TERM_ENTRIES_BEST_SQL = `${TERM_ENTRIES_SQL} ORDER BY rank LIMIT @limit`;
 const ENTRIES_ON_PATH_SQL = `SELECT e.id AS entryId, e.conversation_id AS conversationId, bm25(entries_fts) AS rank
   FROM entries_fts JOIN ${OWNER} ON e.id = entries_fts.rowid WHERE entries_fts MATCH @match AND e.off_path = 0`;
 
+/**
+ * A term's best entries by bm25 among all its matches, and then each of those entries' conversation and
+ * whether it is on the active path: for a term matching more entries than the caller reads, the join and
+ * the bounds ran for every match before the cut (40 % of the read for a word in 9,000 entries at 50k,
+ * 60 % in 57,000; BENCHMARKS.md). Ties are cut by id, as TERM_ENTRIES_BEST_SQL's sorter cuts them (it
+ * keeps the rows FTS5 gave first, and FTS5 gives a MATCH's rows by rowid).
+ */
+const BEST_ENTRIES_ON_PATH_SQL = `WITH m AS MATERIALIZED (
+    SELECT rowid, bm25(entries_fts) AS r FROM entries_fts WHERE entries_fts MATCH @match ORDER BY r, rowid LIMIT @limit)
+  SELECT e.id AS entryId, e.conversation_id AS conversationId, m.r AS rank FROM m JOIN ${OWNER} ON e.id = m.rowid WHERE e.off_path = 0`;
+
+/**
+ * BEST_ENTRIES_ON_PATH_SQL is read for a term matching more than this many times the entries read: below
+ * it, the join it saves costs less than materializing and cutting twice (at 50k, 0.63-0.65x the CPU at
+ * 4.7x, 0.92-0.98x at 3x, 1.1-1.3x at 1.1-2.3x).
+ */
+const BEST_FIRST_FROM = 3;
+
 /** Bounds that keep almost every conversation: only sub-agents and a few listed ids are left out. */
 const wide = (b: Bounds): boolean => !b.workspace && (b.since === null || b.since === undefined);
 
@@ -229,6 +247,7 @@ export function createSearch(db: ReadableDb): Search {
     entryIds: db.prepare<[string], number>('SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?').pluck(),
     entriesOnPath: db.prepare<{ match: string }, TermEntryRow>(ENTRIES_ON_PATH_SQL).raw(),
     termEntriesBest: db.prepare<BoundParams & { match: string; limit: number }, TermEntryRow>(TERM_ENTRIES_BEST_SQL).raw(),
+    bestOnPath: db.prepare<{ match: string; limit: number }, TermEntryRow>(BEST_ENTRIES_ON_PATH_SQL).raw(),
     entryTexts: db.prepare<[string], { id: number; seq: number; text: string }>(
       'SELECT id, seq, text FROM entries WHERE id IN (SELECT value FROM json_each(?))',
     ),
@@ -347,6 +366,20 @@ export function createSearch(db: ReadableDb): Search {
     return st;
   };
 
+  /**
+   * The `limit` best entries of a term within wide bounds, the rows TERM_ENTRIES_BEST_SQL gives: the best
+   * n of all the term's matches are read (BEST_ENTRIES_ON_PATH_SQL), those off the active path or out of
+   * bounds dropped, and n doubled until `limit` remain or every match was read. Any entry within bounds
+   * that is not among the best n ranks after all of them, so the best `limit` of those left are the answer.
+   */
+  const bestWithinFacts = (match: string, limit: number, hits: number, facts: ConversationFacts): TermEntryRow[] => {
+    for (let n = limit + Math.ceil(limit / 4); ; n *= 2) {
+      const rows = withinFacts(s.bestOnPath.all({ match, limit: n }), facts);
+      if (rows.length > limit) return rows.sort((x, y) => x[2] - y[2] || x[0] - y[0]).slice(0, limit);
+      if (rows.length === limit || n >= hits) return rows;
+    }
+  };
+
   const range = (conv: number): { lo: number; hi: number } | null => {
     const r = s.idRange.get(conv);
     return r && r.lo !== null && r.hi !== null ? { lo: r.lo, hi: r.hi } : null;
@@ -389,8 +422,10 @@ export function createSearch(db: ReadableDb): Search {
      * done only when the cut needs it (the count over the whole index is a walk of the term's doclist).
      */
     termEntries: (match: string, bounds: Bounds, limit: number, facts?: ConversationFacts): TermEntryRow[] => {
-      if (entryHits(match) > limit) return s.termEntriesBest.all({ ...boundParams(bounds), match, limit });
-      return facts?.bounds === bounds && wide(bounds) ? withinFacts(s.entriesOnPath.all({ match }), facts) : s.termEntries.all({ ...boundParams(bounds), match });
+      const inFacts = facts?.bounds === bounds && wide(bounds) ? facts : null;
+      const hits = entryHits(match);
+      if (hits > limit) return inFacts && hits > BEST_FIRST_FROM * limit ? bestWithinFacts(match, limit, hits, inFacts) : s.termEntriesBest.all({ ...boundParams(bounds), match, limit });
+      return inFacts ? withinFacts(s.entriesOnPath.all({ match }), inFacts) : s.termEntries.all({ ...boundParams(bounds), match });
     },
     /**
      * Entries matching any of the clauses' MATCH strings within bounds, each once, in no particular order,
