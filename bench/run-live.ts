@@ -287,10 +287,22 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
       }
     }
     if (!Number.isFinite(startMs)) return 'daemon gave no answer within 30 s';
-    // The concurrency figure is for a daemon at rest: wait for its start-up re-scan to finish.
-    const probe = await connect(socket);
-    while (((await probe.call('status', {})) as { indexing: unknown }).indexing) await sleep(50);
-    probe.close();
+    // The concurrency figure is for a daemon at rest: wait for its start-up re-scan to finish. The
+    // daemon starts it a moment after its first answer (daemon.ts), so a status asked at once said
+    // "not indexing" before it began, and the calls below ran into it (until 2026-12-02): its log says
+    // when it is done.
+    const logged = (): string => {
+      try {
+        return fs.readFileSync(logFile).subarray(logFrom).toString('utf8');
+      } catch {
+        return '';
+      }
+    };
+    for (let text = logged(); !text.includes('initial scan done'); text = logged()) {
+      if (text.includes('indexing failed')) return `the daemon's start-up scan failed: ${text.slice(text.indexOf('indexing failed')).slice(0, 300)}`;
+      if (child.exitCode !== null) return `daemon exited (${child.exitCode}): ${stderr.trim().slice(0, 300)}`;
+      await sleep(100);
+    }
     const idleMB = processRssMB(child.pid);
     let refused = 0;
     const call = (c: Rpc, method: string, params: unknown): Promise<unknown> =>
