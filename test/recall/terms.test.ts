@@ -56,6 +56,12 @@ describe('query builder', () => {
     expect(c[1]!.quoted).toBe(true);
   });
 
+  it('an ellipsis inside quotes splits the phrase where words were left out', () => {
+    const c = parseQuery('"Missing lock for job ... moveToFinished" warnings "could not … connect" "x...."');
+    expect(c.map((x) => clauseMatch(x))).toEqual(['"missing lock for job"', '"movetofinished"', '"warnings"', '"could not"', '"connect"', '"x"']);
+    expect(c.filter((x) => x.quoted).map((x) => x.source)).toEqual(['Missing lock for job', 'moveToFinished', 'could not', 'connect', 'x']);
+  });
+
   it('FTS5 operators and syntax are literal words or separators, never syntax', () => {
     const c = parseQuery('NEAR(a b) title:foo "x" ^start col:(bar) a AND b OR c NOT d * :', { stopWords: false });
     const m = matchAll(c)!;

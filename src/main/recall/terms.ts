@@ -60,7 +60,7 @@ export interface ParseOptions {
 }
 
 /**
- * Parses free text into clauses: `"…"` is a phrase; a word with inner punctuation (tx.draft,
+ * Parses free text into clauses: `"…"` is a phrase (split at an ellipsis inside it); a word with inner punctuation (tx.draft,
  * next/diff.ts, webhook_test.go:212) is a phrase of its tokens; `word*` is a prefix; sentence
  * punctuation around a word ("R6?", "(foo)", "-bar") is dropped.
  */
@@ -82,8 +82,12 @@ export function parseQuery(text: string, options: ParseOptions = {}): Clause[] {
     const before = previous;
     previous = null;
     if (m[1] !== undefined) {
-      const tokens = tokenize(m[1]);
-      if (tokens.length) push({ tokens, prefix: false, quoted: true, source: m[1] });
+      // An ellipsis inside quotes marks words left out ("Missing lock for job ... moveToFinished"):
+      // each side is a phrase of its own, not one phrase that never occurs.
+      for (const part of m[1].split(/\.{3,}|…/u)) {
+        const tokens = tokenize(part);
+        if (tokens.length) push({ tokens, prefix: false, quoted: true, source: part.trim() });
+      }
       continue;
     }
     const word = m[2]!.replace(CONTRACTION, '');
