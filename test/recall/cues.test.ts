@@ -117,3 +117,19 @@ describe('periods counted back from now', () => {
     expect(readCues('schedule it every friday', NOW).period).toBeNull();
   });
 });
+
+describe('seasons', () => {
+  // NOW is 2026-11-29, in autumn.
+  it.each([
+    ['back in spring, right after the clocks jumped forward', '2026-03-01', '2026-06-01', 'back in spring'],
+    ['what broke over the summer', '2026-06-01', '2026-09-01', 'over the summer'],
+    ['the cache we added last winter', '2025-12-01', '2026-03-01', 'last winter'],
+    ['same as last fall', '2025-09-01', '2025-12-01', 'last fall'],
+    ['the migration this fall', '2026-09-01', '2026-12-01', 'this fall'],
+  ])('"%s"', (text, start, end, label) => expect(readCues(text, NOW).period).toEqual({ start: at(`${start}T00:00:00Z`), end: at(`${end}T00:00:00Z`), label }));
+
+  it.each(['migrate the service to spring boot 3', 'in spring security the filter chain', 'the retry falls back to the cache', 'winter is coming', 'does the job fall over in the fall back path'])(
+    '"%s" names no season',
+    (text) => expect(readCues(text, NOW).period).toBeNull(),
+  );
+});

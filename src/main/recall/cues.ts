@@ -86,6 +86,27 @@ function agoPeriod(text: string, now: number): { period: Cues['period']; words: 
   return { period: { start: now - far - slack, end: now - near + slack, label: m[0] }, words: [...countWords, m[2]!, `${m[2]!}s`] };
 }
 
+/** A season's first month (northern hemisphere; winter starts in December). */
+const SEASONS: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+
+/**
+ * "back in spring", "over the summer", "last winter": a season placed in time. "spring" and "fall"
+ * alone are too often something else (Spring Boot, a test that falls), so the season needs a word
+ * before it that places it; "last" said during that season means the year before.
+ */
+function seasonPeriod(text: string, now: number): { period: Cues['period']; words: string[] } | null {
+  const m = text.match(/\b(back in|in the|over the|during the|in|last|this past|this|earlier this|early|late) (spring|summer|autumn|fall|winter)\b(?! (?:boot|framework|cloud|security|data|batch|mvc|bean|through|back|over|off|out|apart))/);
+  if (!m) return null;
+  const first = SEASONS[m[2]!]!;
+  const d = new Date(now);
+  // Months since the season last began (0 to 11), then its start: the latest that has begun.
+  const since = (d.getUTCMonth() - first + 12) % 12;
+  let start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - since, 1);
+  if (m[1] === 'last' && since < 3) start = Date.UTC(d.getUTCFullYear() - 1, d.getUTCMonth() - since, 1);
+  const begun = new Date(start);
+  return { period: { start, end: Date.UTC(begun.getUTCFullYear(), begun.getUTCMonth() + 3, 1), label: `${m[1]} ${m[2]}` }, words: [m[2]!] };
+}
+
 function startOfWeek(now: number): number {
   const d = new Date(now);
   const day = (d.getUTCDay() + 6) % 7; // Monday = 0
@@ -105,6 +126,8 @@ function periodOf(text: string, now: number): { period: Cues['period']; words: s
     const month = MONTHS.indexOf(bare[1]!);
     return { period: monthPeriod(month, now, bare[1]!), words: [bare[1]!, SHORT_MONTHS[month]!] };
   }
+  const season = seasonPeriod(text, now);
+  if (season) return season;
   const d = new Date(now);
   const today = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
   const ago = agoPeriod(text, now);
