@@ -159,6 +159,28 @@ describe('reader threads', () => {
     }
     // Three reader starts through tsx: well over the default 30 s on a busy machine.
   }, 180_000);
+  it('while one starts, answer a burst here only at half this thread\'s time: the others wait for it, and all are answered', async () => {
+    const dir = tempDir();
+    const index = await buildIndex(dir);
+    const db = openDb(index.dbPath, { readonly: true });
+    // Started later than the test's calls: the burst comes while the readers wait to start.
+    const pool = createReadPool({ dbPath: index.dbPath, size: 2, fallback: localReads(createRecall(db)), startDelayMs: 60_000 });
+    try {
+      let settled = 0;
+      const calls = Array.from({ length: 8 }, () => pool.reads.recall({ query: SHARED_TERM, workspace: 'all' }).finally(() => settled++));
+      // Answered here one after another, all eight were done before any other task ran (the old way).
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(1);
+      // The burst started the readers at once instead of after their delay.
+      expect(pool.threads().length).toBeGreaterThan(0);
+      for (const result of await Promise.all(calls)) expect(result.hits.length).toBe(2);
+      expect(pool.timing().calls).toBe(8);
+    } finally {
+      await pool.close();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
   it('stop a spare reader after its short idle time and keep the last one until its own', async () => {
     const dir = tempDir();
     const index = await buildIndex(dir);

@@ -12,7 +12,8 @@
 // - A reader that stops (a crash, an exception outside a call, being terminated) is replaced; the
 //   call it held is given to another reader once, then answered with an error. A reader that stops
 //   before it ever answered (no worker script, an index it cannot open) is not restarted.
-// - Until a reader is ready, and when none is left, calls are answered in this thread as before.
+// - Until a reader is ready, and when none is left, calls are answered in this thread as before; but
+//   while one is starting, only at half this thread's time (see MAIN_SHARE below), the rest wait for it.
 // - Memory (issue 16: a reader holds ~40-45 MB): a reader with no call for idleMs is stopped, and
 //   readers are started again when calls come, up to `size` (a call answered here meanwhile). A
 //   spare (another reader is ready beside it) goes after spareIdleMs: the second reader serves
@@ -171,6 +172,15 @@ export const SPARE_IDLE_MS = 10_000;
 /** The daemon's log gets a line on where the read calls' time went every this many calls. */
 const TIMING_EVERY = 1000;
 
+/**
+ * While no reader is ready but one is starting, this thread answers a call only once it has been
+ * free as long again as its last such call took (at most half its time); the other calls wait for
+ * the reader. Answered here one after another, a burst at a daemon whose readers had stopped (a
+ * 100-call batch, fifty clients) held the event loop until a reader was up, 15 ms a call at 10k and
+ * 120 at 50k, and every other client's call (a status) waited behind them (BENCHMARKS.md, issue 16).
+ */
+const MAIN_SHARE = 0.5;
+
 /** Restarts allowed in a minute before the pool gives up on threads and answers in this one. */
 const MAX_RESTARTS_PER_MINUTE = 10;
 
@@ -194,6 +204,10 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
 
   /** Set while the readers' start waits for startDelayMs. */
   let delayed: NodeJS.Timeout | null = null;
+  /** performance.now() from which this thread may answer another call while a reader starts. */
+  let mainFreeAt = 0;
+  /** The turn this thread takes at mainFreeAt for a queued call, while a reader starts. */
+  let mainTurn: NodeJS.Timeout | null = null;
 
   /** Answers ready() once no reader is still starting (nor waiting to). */
   function settle(): void {
@@ -262,10 +276,14 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     });
   }
 
-  /** Gives queued calls to free readers; with no reader ready at all, answers them here. */
+  /** A reader is ready or on its way (or will be, once the start delay is over). */
+  const starting = (): boolean => !givenUp && (delayed !== null || [...readers].some((r) => !r.retiring));
+
+  /** Gives queued calls to free readers; with no reader ready, answers them here (in turns while one starts). */
   function pump(): void {
     if (!readyCount()) {
-      for (const job of queue.splice(0)) onMainThread(job.call).then(job.resolve, job.reject);
+      if (starting()) takeMainTurn();
+      else for (const job of queue.splice(0)) onMainThread(job.call).then(job.resolve, job.reject);
       return;
     }
     for (const reader of readers) {
@@ -314,17 +332,43 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     return undefined;
   }
 
+  /** Answers a call here (recall runs synchronously), and notes when this thread may take the next. */
   function onMainThread(call: ReadCall): Promise<unknown> {
     timing.addOnMain();
-    return callReads(options.fallback, call);
+    const started = performance.now();
+    const answer = callReads(options.fallback, call);
+    const ended = performance.now();
+    mainFreeAt = ended + ((ended - started) * (1 - MAIN_SHARE)) / MAIN_SHARE;
+    return answer;
+  }
+
+  /** While a reader starts: the oldest queued call is answered here once this thread's turn comes. */
+  function takeMainTurn(): void {
+    if (mainTurn || !queue.length) return;
+    mainTurn = setTimeout(() => {
+      mainTurn = null;
+      if (closed || readyCount()) return; // a reader took them (pump)
+      const job = nextLive();
+      if (job) onMainThread(job.call).then(job.resolve, job.reject);
+      takeMainTurn();
+    }, Math.max(0, mainFreeAt - performance.now()));
+  }
+
+  function startNow(): void {
+    if (!delayed) return;
+    clearTimeout(delayed);
+    begin();
   }
 
   function submit(call: ReadCall): Promise<unknown> {
     if (closed) return callReads(options.fallback, call);
     if (!readyCount()) {
-      // None ready (all stopped when idle, or still starting): one is started, this call runs here.
-      if (!delayed && ![...readers].some((r) => !r.retiring)) grow();
-      return onMainThread(call);
+      // None ready (all stopped when idle, or still starting): one is started; this call runs here
+      // if this thread's turn has come, else waits for the reader (or the next turn).
+      if (!starting()) grow();
+      if (!starting() || (!queue.length && performance.now() >= mainFreeAt)) return onMainThread(call);
+      // Calls come faster than this thread should answer them: the readers start now, not after their delay.
+      startNow();
     }
     return new Promise((resolve, reject) => {
       const now = performance.now();
@@ -334,12 +378,12 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     });
   }
 
+  function begin(): void {
+    delayed = null;
+    if (closed) return;
+    for (let i = 0; i < Math.max(1, options.size); i++) spawn();
+  }
   if (entry) {
-    const begin = (): void => {
-      delayed = null;
-      if (closed) return;
-      for (let i = 0; i < Math.max(1, options.size); i++) spawn();
-    };
     if (options.startDelayMs) {
       delayed = setTimeout(begin, options.startDelayMs);
       delayed.unref();
@@ -373,6 +417,7 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     async close() {
       closed = true;
       if (retirement) clearInterval(retirement);
+      if (mainTurn) clearTimeout(mainTurn);
       if (delayed) clearTimeout(delayed);
       delayed = null;
       settle();
