@@ -161,19 +161,20 @@ const ENTRIES_ON_PATH_SQL = `SELECT e.id AS entryId, e.conversation_id AS conver
  * A term's best entries by bm25 among all its matches, and then each of those entries' conversation and
  * whether it is on the active path: for a term matching more entries than the caller reads, the join and
  * the bounds ran for every match before the cut (40 % of the read for a word in 9,000 entries at 50k,
- * 60 % in 57,000; BENCHMARKS.md). Ties are cut by id, as TERM_ENTRIES_BEST_SQL's sorter cuts them (it
- * keeps the rows FTS5 gave first, and FTS5 gives a MATCH's rows by rowid).
+ * 60 % in 57,000; BENCHMARKS.md). The best are joined in id order (entries_owner read forward, not at
+ * random: 1.2x less) and handed over best first, equal ranks by id, as TERM_ENTRIES_BEST_SQL's sorter
+ * cuts them (it keeps the rows FTS5 gave first, and FTS5 gives a MATCH's rows by rowid).
  */
-const BEST_ENTRIES_ON_PATH_SQL = `WITH m AS MATERIALIZED (
-    SELECT rowid, bm25(entries_fts) AS r FROM entries_fts WHERE entries_fts MATCH @match ORDER BY r, rowid LIMIT @limit)
-  SELECT e.id AS entryId, e.conversation_id AS conversationId, m.r AS rank FROM m JOIN ${OWNER} ON e.id = m.rowid WHERE e.off_path = 0`;
+const BEST_ENTRIES_ON_PATH_SQL = `SELECT e.id AS entryId, e.conversation_id AS conversationId, m.r AS rank
+  FROM (SELECT * FROM (SELECT rowid, bm25(entries_fts) AS r FROM entries_fts WHERE entries_fts MATCH @match ORDER BY r, rowid LIMIT @limit) ORDER BY rowid) m
+  JOIN ${OWNER} ON e.id = m.rowid WHERE e.off_path = 0 ORDER BY m.r, m.rowid`;
 
 /**
  * BEST_ENTRIES_ON_PATH_SQL is read for a term matching more than this many times the entries read: below
- * it, the join it saves costs less than materializing and cutting twice (at 50k, 0.63-0.65x the CPU at
- * 4.7x, 0.92-0.98x at 3x, 1.1-1.3x at 1.1-2.3x).
+ * it, the join it saves costs no more than cutting twice (one term at 50k, the CPU against the bounds
+ * query: 0.57-0.60x at 4.7x, 0.87-0.90x at 2.8-3.3x, 0.99x at 2.3x, 1.03-1.10x at 1.1-1.8x).
  */
-const BEST_FIRST_FROM = 3;
+const BEST_FIRST_FROM = 2;
 
 /** Bounds that keep almost every conversation: only sub-agents and a few listed ids are left out. */
 const wide = (b: Bounds): boolean => !b.workspace && (b.since === null || b.since === undefined);
@@ -375,7 +376,7 @@ export function createSearch(db: ReadableDb): Search {
   const bestWithinFacts = (match: string, limit: number, hits: number, facts: ConversationFacts): TermEntryRow[] => {
     for (let n = limit + Math.ceil(limit / 4); ; n *= 2) {
       const rows = withinFacts(s.bestOnPath.all({ match, limit: n }), facts);
-      if (rows.length > limit) return rows.sort((x, y) => x[2] - y[2] || x[0] - y[0]).slice(0, limit);
+      if (rows.length > limit) return rows.slice(0, limit);
       if (rows.length === limit || n >= hits) return rows;
     }
   };
