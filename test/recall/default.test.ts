@@ -56,9 +56,11 @@ describe('default scoring', () => {
     expect(selectSuggestions(ranked, 0.65, p, 1).kept.map((c) => c.id)).toEqual([1]);
   });
 
-  it('a message that points back gets its best match whatever its coverage: the best two when it asks what was done', () => {
+  it('a short message that points back gets its best match whatever its coverage: the best two when it asks what was done', () => {
     const asks = readCues('how did we keep the backfill cheap?', NOW);
-    expect([guessesFor('balanced', plain, p), guessesFor('balanced', back, p), guessesFor('broad', asks, p), guessesFor('focused', asks, p)]).toEqual([0, 1, 2, 0]);
+    expect([guessesFor('balanced', plain, p, 3), guessesFor('balanced', back, p, 3), guessesFor('broad', asks, p, 3), guessesFor('focused', asks, p, 3)]).toEqual([0, 1, 2, 0]);
+    // A long message that points back has words enough to be judged by; a question still guesses.
+    expect([guessesFor('balanced', back, p, p.shortMessage), guessesFor('balanced', back, p, p.shortMessage + 1), guessesFor('balanced', asks, p, 20)]).toEqual([1, 0, 2]);
     const ranked = [cand(1, 20, 0.2), cand(2, 18, 0.1), cand(3, 17, 0.1), cand(4, 10, 0.3)];
     expect(selectSuggestions(ranked, 0.5, p, 3, 0).kept).toEqual([]);
     const one = selectSuggestions(ranked, 0.5, p, 3, 1);

@@ -40,6 +40,11 @@ export interface DefaultParams {
    * sensitivity is Focused.
    */
   guesses: { backReference: number; asksPast: number };
+  /**
+   * A back-reference without a question guesses only for a short message (at most this many words
+   * after stop words: "the flaky test is back"); a long one has words enough to be judged by them.
+   */
+  shortMessage: number;
   /** Admission looks at this many of the best-ranked conversations. */
   pool: number;
   /** Others are listed only when they score at least this share of the first listed. */
@@ -69,6 +74,7 @@ export const DEFAULT_PARAMS: DefaultParams = {
   background: 10,
   backReferenceRelief: 0.15,
   guesses: { backReference: 1, asksPast: 2 },
+  shortMessage: 6,
   pool: 5,
   relativeCutoff: 0.75,
   workspaceBoost: 1.2,
@@ -109,9 +115,10 @@ export interface Candidate extends Scored {
 }
 
 /** How many of the best-ranked are shown whatever their coverage (the message says one exists). */
-export function guessesFor(sensitivity: Sensitivity, cues: Cues, p: DefaultParams): number {
+export function guessesFor(sensitivity: Sensitivity, cues: Cues, p: DefaultParams, words: number): number {
   if (sensitivity === 'focused') return 0;
-  return cues.asksPast ? p.guesses.asksPast : cues.backReference ? p.guesses.backReference : 0;
+  if (cues.asksPast) return p.guesses.asksPast;
+  return cues.backReference && words <= p.shortMessage ? p.guesses.backReference : 0;
 }
 
 /** The least coverage admitted for this message. */
@@ -199,7 +206,7 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
       // The message's distinctive words are the person's: none printed only by a program.
       const salientTerms = terms.filter((t) => t.df >= 1 && !t.common && !machine.has(t.key)).map((t) => t.key);
       const bar = coverageBar(ctx.sensitivity, cues, p);
-      const guesses = guessesFor(ctx.sensitivity, cues, p);
+      const guesses = guessesFor(ctx.sensitivity, cues, p, terms.length);
       // Most messages are new work, and most of those mention something the history never does: when
       // even a conversation holding every known word could not be admitted, nothing is scored (the
       // scoring of a message made of everyday words reads most of the index).
