@@ -17,7 +17,7 @@ describe('back-references', () => {
     "we've seen this exact timeout before",
     'pretty sure we fixed this one before',
     'the deploy hangs at the migration step, this happened before',
-    'use the retry wrapper from before',
+    'the timeout keeps coming back on staging',
     'the 502s came back after the upgrade',
     'run the migration dry-run once more',
     'the export we talked about on monday',
@@ -35,6 +35,9 @@ describe('back-references', () => {
     'add a back button to the checkout page',
     'what did the profiler show? write it up',
     'add a way to retry failed uploads',
+    'users coming back to the app should land on their last screen',
+    'previously selected rows should stay checked after a refresh',
+    'restore the form state from before the edit',
   ])('"%s" does not', (text) => expect(readCues(text, NOW).backReference).toBe(false));
 });
 
