@@ -99,6 +99,8 @@ export interface DaemonFigures {
   statusDuringBatchMs?: number;
   /** All of those round trips. */
   statusDuringBatch?: Latency;
+  /** How many of those status answers said the daemon was scanning (its periodic re-scan met the batch). */
+  statusDuringScan?: number;
   /** The daemon's resident memory (VmRSS, MB): at rest after its start-up scan, then after each further thousand calls. */
   rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[]; idleAfterWait?: { ms: number; mb: number; cpuMs: number } };
   /** Calls refused for the time limit (only with countRefused). */
@@ -152,7 +154,7 @@ function mixedCall(m: Manifest, k: number, ci = 0, callsEach = 1): [string, unkn
  * into it, another client asks `status`, again and again (10 ms apart) until the batch is answered.
  * Returns those status round trips.
  */
-async function statusDuringBatch(socket: string, connect: (socket: string) => Promise<Rpc>, m: Manifest): Promise<Latency> {
+async function statusDuringBatch(socket: string, connect: (socket: string) => Promise<Rpc>, m: Manifest): Promise<{ latency: Latency; duringScan: number }> {
   const other = await connect(socket);
   const raw = net.connect(socket);
   await new Promise<void>((resolve, reject) => raw.once('connect', resolve).once('error', reject));
@@ -172,16 +174,18 @@ async function statusDuringBatch(socket: string, connect: (socket: string) => Pr
   raw.write(JSON.stringify(batch) + '\n');
   await sleep(20); // the daemon has read the batch and is answering it
   const samples: number[] = [];
+  let duringScan = 0;
   while (!done && samples.length < 50) {
     const s = performance.now();
-    await other.call('status', {});
+    const status = (await other.call('status', {})) as { indexing: unknown };
     samples.push(performance.now() - s);
+    if (status.indexing) duringScan++;
     await sleep(10);
   }
   await batchDone;
   raw.destroy();
   other.close();
-  return latency(samples);
+  return { latency: latency(samples), duringScan };
 }
 
 /** User + system CPU time of a process so far (Linux /proc; clock ticks are 1/100 s there). */
@@ -359,7 +363,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     for (const c of more) c.close();
     return {
       cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients,
-      statusDuringBatchMs: duringBatch.max, statusDuringBatch: duringBatch, rss: { idleMB, afterCalls, ...(idleAfterWait ? { idleAfterWait } : {}) }, ...(env.countRefused ? { refused } : {}),
+      statusDuringBatchMs: duringBatch.latency.max, statusDuringBatch: duringBatch.latency, statusDuringScan: duringBatch.duringScan, rss: { idleMB, afterCalls, ...(idleAfterWait ? { idleAfterWait } : {}) }, ...(env.countRefused ? { refused } : {}),
       cpuPerCall,
       readsTiming: readsTiming(),
     };

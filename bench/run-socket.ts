@@ -82,7 +82,7 @@ try {
     }
     const c = f.concurrent;
     const s = f.statusDuringBatch;
-    const status = s ? `${ms(s.p50)} / ${ms(s.max)} (${s.n})` : '–';
+    const status = s ? `${ms(s.p50)} / ${ms(s.max)} (${s.n}${f.statusDuringScan ? `, ${f.statusDuringScan} during a re-scan` : ''})` : '–';
     console.log(`| ${readers} | ${ms(c.p50)} / ${ms(c.p95)} / ${ms(c.p99)} | ${f.callsPerSec.toFixed(0)} | ${times(f.callsPerSec, inRate)} | ${f.refused ?? 0} | ${status} | ${f.cli} |`);
   }
   for (const { readers, figures: f } of runs) if (typeof f !== 'string' && f.cpuPerCall) console.log(`\n${readers} readers, daemon CPU per call in the ${clients}-client round: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.map(ms).join(', ')})`);
