@@ -1,7 +1,8 @@
 // Child process of the harness: indexes a corpus into a database and prints one JSON line with the
 // scan's stats and this process's peak RSS. A child of its own so that the peak RSS is the
 // indexer's alone, not the harness's (which holds query results and baselines).
-//   node bin/run-ts.mjs bench/run-index.ts --db FILE --corpus DIR
+//   node bin/run-ts.mjs bench/run-index.ts --db FILE --corpus DIR [--serial]
+// --serial: every file parsed on the scan's thread (no parse worker), to compare against.
 import { parseArgs } from 'node:util';
 import { createIndexer } from '../src/main/ingest/scan.js';
 import { ADAPTERS } from '../src/main/ingest/sources.js';
@@ -25,11 +26,12 @@ export interface IndexRun {
   maxRssMB: number;
 }
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, corpus: { type: 'string' } } });
+const { values } = parseArgs({ options: { db: { type: 'string' }, corpus: { type: 'string' }, serial: { type: 'boolean', default: false } } });
 if (!values.db || !values.corpus) throw new Error('usage: run-index.ts --db FILE --corpus DIR');
 const db = openDb(values.db);
 const cpu0 = process.cpuUsage();
-const stats = createIndexer(db, ADAPTERS).scan(corpusSources(values.corpus));
+// As the daemon and `throughline index` scan (core.ts): the new files parsed ahead on a worker.
+const stats = createIndexer(db, ADAPTERS, { parseAhead: !values.serial }).scan(corpusSources(values.corpus));
 const cpu = process.cpuUsage(cpu0);
 // What the index holds after the run: the scan's own count is of conversations touched per file, and
 // an OpenCode conversation is touched by each of its message and part files.

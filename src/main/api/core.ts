@@ -291,7 +291,8 @@ function createWriteSide(db: WritableDb, exclusions: () => Exclusions): WriteSid
     db,
     writer,
     keeper: createExclusionKeeper(db, writer),
-    indexer: createIndexer(db, ADAPTERS, { exclusions }),
+    // A cold index parses its new files on a worker thread while this one writes (parse-ahead.ts).
+    indexer: createIndexer(db, ADAPTERS, { exclusions, parseAhead: true }),
     recall: createRecallWrites(db),
     activity: createActivityLog(db),
   };
