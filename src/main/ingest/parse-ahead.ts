@@ -25,8 +25,8 @@ export interface Job {
 }
 
 /** How far the worker may run ahead of the writing: files and bytes sent and not yet written. */
-const AHEAD_FILES = 256;
-const AHEAD_BYTES = 64 << 20;
+const AHEAD_FILES = 128;
+const AHEAD_BYTES = 16 << 20;
 /** A worker is started only for a run of at least this many new files ahead (a cold index, not a re-scan's few). */
 const START_FILES = 16;
 /** How long one wait lasts before the worker's liveness is checked again. */
