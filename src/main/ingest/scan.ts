@@ -158,7 +158,6 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
    */
   function indexNext(work: readonly WorkItem[], known: KnownFiles, from: number, stats: ScanStats, more: () => boolean): number {
     peeked = null;
-    ahead?.fill(work, from, (file) => !known.has(file), inspect);
     try {
       return indexFrom(work, known, from, stats, more);
     } finally {
@@ -226,8 +225,9 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
         while (!chunk.done) {
           const { work, known } = chunk.value;
           for (let i = 0; i < work.length; ) {
-            // A file still being parsed on the worker: scanAsync waits without blocking its thread
-            // (scan waits in indexNext). Its first batch is enough for a file written batch by batch.
+            // The worker is sent the next files; one it is still parsing is waited for: by scanAsync
+            // without blocking its thread. Its first batch is enough for a file written batch by batch.
+            ahead?.fill(work, i, (file) => !known.has(file), inspect);
             if (ahead && !ahead.ready(work[i]!.file, true)) {
               yield { done, total: Math.max(total, done), more: true, waiting: true };
               continue;
