@@ -15,9 +15,16 @@
 //   between collections; `--heap-growing-percent=30` caps the factor at 1.3: 46-82 MB, the daemon's
 //   RSS after 1,000 calls 259 -> 229 MB, CPU per call within the noise at 10k (4.1 + 14.3 against
 //   3.2 + 12.7 ms on the main and other threads, at another moment of a machine at load 8-10).
+// - Scavenges on one thread: V8 splits a young-generation collection among helper threads and the
+//   collecting thread waits for them all; on the 2 cores the readers share, under load a helper is
+//   not scheduled for tens of ms and the main thread stalls (another client's status waited up to
+//   0.4 s). With --no-parallel-scavenge the main thread's scavenge pauses at 10k, load 9-11, 3 runs
+//   of ~200 each way: p50 2.1-2.9 -> 0.5-0.6 ms, p99 57-129 -> 29-36 ms, in all 1.47 s -> 0.76-1.04 s
+//   (BENCHMARKS.md). The held young generation is small: there is little to split.
 import v8 from 'node:v8';
 
 export function holdHeapGrowth(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=1');
   v8.setFlagsFromString('--heap-growing-percent=30');
+  v8.setFlagsFromString('--no-parallel-scavenge');
 }
