@@ -13,15 +13,8 @@ export default defineConfig({
     build: {
       // Dependencies (better-sqlite3, zod, …) load from node_modules at run time, not bundled.
       externalizeDeps: true,
-      // The daemon's reader thread and a scan's parse worker are entries of their own (out/main/read-worker.js,
-      // out/main/parse-worker.js, found by src/main/api/read-pool.ts and src/main/ingest/parse-ahead.ts).
-      rolldownOptions: {
-        input: {
-          index: path.join(root, 'src/main/index.ts'),
-          'read-worker': path.join(root, 'src/main/api/read-worker.ts'),
-          'parse-worker': path.join(root, 'src/main/ingest/parse-worker.ts'),
-        },
-      },
+      // The daemon's reader thread is an entry of its own (out/main/read-worker.js, found by src/main/api/read-pool.ts).
+      rolldownOptions: { input: { index: path.join(root, 'src/main/index.ts'), 'read-worker': path.join(root, 'src/main/api/read-worker.ts') } },
     },
   },
   preload: {

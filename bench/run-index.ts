@@ -1,9 +1,7 @@
 // Child process of the harness: indexes a corpus into a database and prints one JSON line with the
 // scan's stats and this process's peak RSS. A child of its own so that the peak RSS is the
 // indexer's alone, not the harness's (which holds query results and baselines).
-//   node bin/run-ts.mjs bench/run-index.ts --db FILE --corpus DIR [--serial]
-// --serial: every file parsed on the scan's thread (no parse worker), to compare against.
-import fs from 'node:fs';
+//   node bin/run-ts.mjs bench/run-index.ts --db FILE --corpus DIR
 import { parseArgs } from 'node:util';
 import { createIndexer } from '../src/main/ingest/scan.js';
 import { ADAPTERS } from '../src/main/ingest/sources.js';
@@ -15,11 +13,6 @@ export interface IndexRun {
   ms: number;
   /** CPU time of the scan (user + system): on a busy machine, the steadier throughput figure. */
   cpuMs: number;
-  /**
-   * CPU time of the scan's own thread (the main thread; the parse worker's is in cpuMs only): what
-   * the wall clock comes down to when the worker has a core of its own. null where /proc is missing.
-   */
-  mainCpuMs: number | null;
   files: number;
   parsedFiles: number;
   entries: number;
@@ -32,26 +25,12 @@ export interface IndexRun {
   maxRssMB: number;
 }
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, corpus: { type: 'string' }, serial: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { db: { type: 'string' }, corpus: { type: 'string' } } });
 if (!values.db || !values.corpus) throw new Error('usage: run-index.ts --db FILE --corpus DIR');
 const db = openDb(values.db);
-/** The main thread's user + system CPU in ms, from /proc (its thread id is the process id). */
-function mainThreadCpuMs(): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
-  }
-}
-
-const main0 = mainThreadCpuMs();
 const cpu0 = process.cpuUsage();
-// As the daemon and `throughline index` scan (core.ts): the new files parsed ahead on a worker.
-const stats = createIndexer(db, ADAPTERS, { parseAhead: !values.serial }).scan(corpusSources(values.corpus));
+const stats = createIndexer(db, ADAPTERS).scan(corpusSources(values.corpus));
 const cpu = process.cpuUsage(cpu0);
-const main1 = mainThreadCpuMs();
 // What the index holds after the run: the scan's own count is of conversations touched per file, and
 // an OpenCode conversation is touched by each of its message and part files.
 const counts = indexCounts(db);
@@ -61,7 +40,6 @@ db.close();
 const out: IndexRun = {
   ms: stats.ms,
   cpuMs: (cpu.user + cpu.system) / 1000,
-  mainCpuMs: main0 === null || main1 === null ? null : main1 - main0,
   files: stats.files,
   parsedFiles: stats.parsedFiles,
   entries: stats.entries,

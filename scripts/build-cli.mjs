@@ -4,10 +4,9 @@
 // `npm install` / `npm ci` (prepare); bin/throughline.mjs falls back to the sources when a bundle is
 // missing or older than them.
 //
-// Four entry points: the CLI (.build/cli.mjs), the turn-start hook (.build/hook.mjs), which agents
-// run on every prompt and which must load only what its common path needs, the daemon's reader
-// thread (.build/read-worker.mjs, started by src/main/api/read-pool.ts, which looks for it here), and
-// a scan's parse worker (.build/parse-worker.mjs, started by src/main/ingest/parse-ahead.ts). Beside the hook,
+// Three entry points: the CLI (.build/cli.mjs), the turn-start hook (.build/hook.mjs), which agents
+// run on every prompt and which must load only what its common path needs, and the daemon's reader
+// thread (.build/read-worker.mjs, started by src/main/api/read-pool.ts, which looks for it here). Beside the hook,
 // .build/hook.inputs.json lists the source files its bundle holds (loaded at once or on demand), so
 // bin/throughline.mjs can check it is current by stat-ing those instead of walking src/.
 import fs from 'node:fs';
@@ -23,7 +22,6 @@ const result = await build({
     cli: path.join(root, 'src/main/cli/main.ts'),
     hook: path.join(root, 'src/main/hook/main.ts'),
     'read-worker': path.join(root, 'src/main/api/read-worker.ts'),
-    'parse-worker': path.join(root, 'src/main/ingest/parse-worker.ts'),
   },
   outdir,
   chunkNames: 'chunks/[name]-[hash]',

@@ -26,13 +26,8 @@ export async function bundle(entry: string): Promise<Runnable> {
     // Per process: test files run in parallel workers and must not overwrite each other's bundle.
     const name = path.basename(entry, '.ts');
     const outdir = path.join(OUT, `${name}-${process.pid}-${Date.now()}`);
-    // With the daemon's reader thread and the scan's parse worker beside it, as scripts/build-cli.mjs builds
-    // them (read-pool.ts and parse-ahead.ts find them there).
-    const entryPoints = {
-      [name]: source,
-      'read-worker': path.join(ROOT, 'src/main/api/read-worker.ts'),
-      'parse-worker': path.join(ROOT, 'src/main/ingest/parse-worker.ts'),
-    };
+    // With the daemon's reader thread beside it, as scripts/build-cli.mjs builds them (read-pool.ts finds it there).
+    const entryPoints = { [name]: source, 'read-worker': path.join(ROOT, 'src/main/api/read-worker.ts') };
     await esbuild.build({ entryPoints, outdir, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
     return { argv: [path.join(outdir, `${name}.mjs`)], dispose: () => fs.rmSync(outdir, { recursive: true, force: true }) };
   } catch {

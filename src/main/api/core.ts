@@ -291,8 +291,7 @@ function createWriteSide(db: WritableDb, exclusions: () => Exclusions): WriteSid
     db,
     writer,
     keeper: createExclusionKeeper(db, writer),
-    // A cold index parses its new files on a worker thread while this one writes (parse-ahead.ts).
-    indexer: createIndexer(db, ADAPTERS, { exclusions, parseAhead: true }),
+    indexer: createIndexer(db, ADAPTERS, { exclusions }),
     recall: createRecallWrites(db),
     activity: createActivityLog(db),
   };

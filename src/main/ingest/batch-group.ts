@@ -34,12 +34,6 @@ export class BatchGroup {
   private held: Held[] | null = null;
   /** How long applying a group's batches takes per ms spent parsing them, as last measured. */
   private applyPerParse = 8;
-  /**
-   * How long applying takes per byte of files the parse worker parsed (parse-ahead.ts), as last
-   * measured: their parsing costs this thread nothing, so the time bound goes by their bytes.
-   * At first 50 ms per MB (a cold index applied ~25-30 MB per CPU-second in BENCHMARKS.md).
-   */
-  private applyPerByte = 50 / (1 << 20);
   private readonly commitTx: (row: FileRow, ops: IngestOp[], progress: FileProgress, problems: LineProblem[], more: boolean) => void;
   private readonly applyTx: (batches: readonly Held[]) => void;
 
@@ -90,12 +84,9 @@ export class BatchGroup {
     return row.id ? row : { ...row, id: this.writer.ensureFile(row.path, row.kind).id };
   }
 
-  /**
-   * Whether parsing that has taken `parsedMs`, and `aheadBytes` of files parsed on the worker, leave
-   * room to apply them under the group's time bound.
-   */
-  withinTime(parsedMs: number, aheadBytes = 0): boolean {
-    return parsedMs * (1 + this.applyPerParse) + aheadBytes * this.applyPerByte < GROUP_MS;
+  /** Whether parsing that has taken `parsedMs` leaves room to apply it under the group's time bound. */
+  withinTime(parsedMs: number): boolean {
+    return parsedMs * (1 + this.applyPerParse) < GROUP_MS;
   }
 
   /**
@@ -103,7 +94,7 @@ export class BatchGroup {
    * there are none: a re-scan of unchanged files). Throws RetryGroup when a batch failed: nothing of
    * the group is written then.
    */
-  parseThenApply<T>(parse: () => T, aheadBytes: () => number = () => 0): T {
+  parseThenApply<T>(parse: () => T): T {
     const started = performance.now();
     this.held = [];
     let result: T;
@@ -117,12 +108,7 @@ export class BatchGroup {
     const parsed = performance.now() - started;
     if (!batches.length) return result;
     guard(this.db, () => this.applyTx(batches));
-    const applied = performance.now() - started - parsed;
-    const bytes = aheadBytes();
-    // A group of files parsed ahead tells the cost per byte; its parsing here (taking the worker's
-    // batches) would make the cost per parsing ms look many times what it is.
-    if (bytes > 0) this.applyPerByte = (this.applyPerByte + applied / bytes) / 2;
-    else if (parsed >= 1) this.applyPerParse = (this.applyPerParse + applied / parsed) / 2;
+    if (parsed >= 1) this.applyPerParse = (this.applyPerParse + (performance.now() - started - parsed) / parsed) / 2;
     return result;
   }
 }

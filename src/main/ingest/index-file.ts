@@ -6,11 +6,10 @@ import { storeErrorFrom, type Db } from '../store/db.js';
 import type { FileState } from '../store/file-states.js';
 import { StaleFileError, type FileRow, type LineProblem, type Writer } from '../store/writer.js';
 import { type BatchGroup, guard, RetryGroup } from './batch-group.js';
-import { lineBatches, readDocument, type ParsedBatch, type ParsedDocument } from './parse-file.js';
-import type { ParseReply } from './parse-protocol.js';
+import { MAX_LINE, readLines, type SkippedLine } from './read-lines.js';
 import { openRegular } from './regular-file.js';
 import { countBatch, emptyStats, report, type ScanStats } from './scan-stats.js';
-import type { Adapter, DocumentAdapter, LineParser } from './types.js';
+import { LineError, type Adapter, type DocumentAdapter, type IngestOp, type LineParser } from './types.js';
 
 type CreateParser = (path: string, state: unknown) => LineParser;
 
@@ -26,26 +25,12 @@ function unchanged(r: FileState | undefined, size: number, mtimeMs: number, inod
 export type KnownFiles = ReadonlyMap<string, FileState>;
 const NONE: KnownFiles = new Map();
 
-/**
- * A new file parsed on the scan's parse worker (parse-ahead.ts): its stat as sent, whether it was
- * read whole, and its replies in order, waited for (null when the worker stopped first).
- */
-export interface ParsedAhead {
-  st: fs.Stats;
-  whole: boolean;
-  reply(index: number): ParseReply | null;
-}
-
-/** A file the parse worker could not parse: set aside with `reason`, as if parsed here. */
-class ParseFailed extends Error {}
-
 export interface FileIndexer {
   /**
    * Indexes whatever is new in one file. Never throws for a bad file: problems go into `stats`.
    * Throws a StoreError when the index itself cannot be written: then no other file could be either.
-   * `ahead`: the file as the parse worker parsed it, used if the index still holds no row for it.
    */
-  indexFile(kind: SourceKind, file: string, stats?: ScanStats, known?: KnownFiles, st?: fs.Stats, ahead?: ParsedAhead): ScanStats;
+  indexFile(kind: SourceKind, file: string, stats?: ScanStats, known?: KnownFiles, st?: fs.Stats): ScanStats;
 }
 
 export function createFileIndexer(
@@ -59,21 +44,18 @@ export function createFileIndexer(
    * Indexes whatever is new in one file. Never throws for a bad file: problems go into `stats`.
    * Throws a StoreError when the index itself cannot be written: then no other file could be either.
    */
-  function indexFile(kind: SourceKind, file: string, stats: ScanStats = emptyStats(), known: KnownFiles = NONE, st?: fs.Stats, ahead?: ParsedAhead): ScanStats {
-    return guard(db, () => indexOne(kind, file, stats, known, st, ahead));
+  function indexFile(kind: SourceKind, file: string, stats: ScanStats = emptyStats(), known: KnownFiles = NONE, st?: fs.Stats): ScanStats {
+    return guard(db, () => indexOne(kind, file, stats, known, st));
   }
 
   /** `taken`: the file's stat when the caller (a scan) has just taken it. */
-  function indexOne(kind: SourceKind, file: string, stats: ScanStats, known: KnownFiles, taken: fs.Stats | undefined, parsed: ParsedAhead | undefined): ScanStats {
+  function indexOne(kind: SourceKind, file: string, stats: ScanStats, known: KnownFiles, taken: fs.Stats | undefined): ScanStats {
     const adapter = adapters.get(kind);
     if (!adapter) throw new Error(`No adapter for source kind ${kind}`);
     if (excluded(file)) return stats;
-    // Another process (or the watcher, between two slices of a scan) indexed it since it was sent:
-    // it is read here, from its row and a stat of now.
-    const ahead = parsed && !writer.fileRow(file) ? parsed : undefined;
     let st: fs.Stats;
     try {
-      st = ahead?.st ?? taken ?? fs.statSync(file);
+      st = taken ?? fs.statSync(file);
     } catch (err) {
       report(stats, { path: file, line: null, reason: `cannot stat: ${(err as Error).message}` });
       return stats;
@@ -99,10 +81,6 @@ export function createFileIndexer(
       writer.resetFile(row);
       row = writer.fileRow(file)!;
     }
-    if (ahead) {
-      settle(row, stats, () => writeParsed(ahead, row!, st, { size: stamp.size, mtimeMs }, stats));
-      return stats;
-    }
     let fd: number;
     try {
       fd = openRegular(file); // read-only: Throughline never writes an agent's files
@@ -111,46 +89,19 @@ export function createFileIndexer(
       return stats;
     }
     try {
-      const opened = row;
-      settle(row, stats, () => (whole ? readWhole(whole, opened, fd, st, { size: stamp.size, mtimeMs }, stats) : parseFrom(createParser!, opened, fd, st, stats)));
+      if (whole) readDocument(whole, row, fd, st, { size: stamp.size, mtimeMs }, stats);
+      else parseFrom(createParser!, row, fd, st, stats);
+    } catch (err) {
+      if (err instanceof RetryGroup || storeErrorFrom(err, db.name)) throw err;
+      // Another process (the daemon, a CLI run) is indexing this file right now: it is theirs.
+      if (err instanceof StaleFileError) return stats;
+      // An adapter or data bug in this one file: its batch rolled back, the file is marked and tried
+      // again on the next scan, and the other files are indexed meanwhile.
+      setAside(row, `not indexed further: ${(err as Error).message}`, stats);
     } finally {
       fs.closeSync(fd);
     }
     return stats;
-  }
-
-  /** Runs the reading of one file: a bad file is set aside, a failure of the index goes up. */
-  function settle(row: FileRow, stats: ScanStats, read: () => void): void {
-    try {
-      read();
-    } catch (err) {
-      if (err instanceof RetryGroup || storeErrorFrom(err, db.name)) throw err;
-      // Another process (the daemon, a CLI run) is indexing this file right now: it is theirs.
-      if (err instanceof StaleFileError) return;
-      // An adapter or data bug in this one file: its batch rolled back, the file is marked and tried
-      // again on the next scan, and the other files are indexed meanwhile.
-      setAside(row, `not indexed further: ${(err as Error).message}`, stats);
-    }
-  }
-
-  /** Writes what the parse worker made of a new file, as readWhole or parseFrom would have. */
-  function writeParsed(ahead: ParsedAhead, row: FileRow, st: fs.Stats, stamp: { size: number; mtimeMs: number }, stats: ScanStats): void {
-    const first = ahead.reply(0);
-    if (first?.error?.opening) return setAside(row, `cannot open: ${first.error.reason}`, stats);
-    if (!ahead.whole) return writeBatches(row, repliedBatches(ahead), st, stats);
-    if (!first?.document) throw new ParseFailed(first?.error?.reason ?? 'the parse worker stopped');
-    writeDocument(row, first.document, st, stamp, stats);
-  }
-
-  /** A new file's batches as the parse worker sends them; throws where its parsing failed. */
-  function* repliedBatches(ahead: ParsedAhead): Generator<ParsedBatch> {
-    for (let i = 0; ; i++) {
-      const reply = ahead.reply(i);
-      if (!reply) throw new ParseFailed('the parse worker stopped');
-      if (reply.batch) yield reply.batch;
-      if (reply.error) throw new ParseFailed(reply.error.reason);
-      if (reply.done) return;
-    }
   }
 
   function setAside(row: FileRow, reason: string, stats: ScanStats): void {
@@ -159,13 +110,20 @@ export function createFileIndexer(
   }
 
   /** A source read whole (see DocumentReader); nothing of a malformed one is applied. */
-  function readWhole(adapter: DocumentAdapter, row: FileRow, fd: number, st: fs.Stats, stamp: { size: number; mtimeMs: number }, stats: ScanStats): void {
+  function readDocument(adapter: DocumentAdapter, row: FileRow, fd: number, st: fs.Stats, stamp: { size: number; mtimeMs: number }, stats: ScanStats): void {
     const previous = restoredState(row);
-    writeDocument(row, readDocument(adapter.createReader(row.path, previous), fd, st.size, previous), st, stamp, stats);
-  }
-
-  function writeDocument(row: FileRow, parsed: ParsedDocument, st: fs.Stats, stamp: { size: number; mtimeMs: number }, stats: ScanStats): void {
-    const { ops, problems, state } = parsed;
+    const reader = adapter.createReader(row.path, previous);
+    const problems: LineProblem[] = [];
+    let ops: IngestOp[] = [];
+    let state: unknown = previous;
+    try {
+      ops = reader.read(fd, st.size);
+      state = reader.state();
+    } catch (err) {
+      if (!(err instanceof LineError)) throw err;
+      // Its stamp is kept so it is read again once it changes.
+      problems.push({ line: err.line ?? null, reason: err.message });
+    }
     group.commit(row, ops, { offset: stamp.size, line: 0, state, size: stamp.size, mtimeMs: stamp.mtimeMs, inode: st.ino }, problems, false);
     const touched = new Set<string>();
     countBatch(stats, row.path, ops, problems, touched, true);
@@ -202,26 +160,64 @@ export function createFileIndexer(
     return { parser: createParser(row.path, undefined), row };
   }
 
-  function parseFrom(createParser: CreateParser, from: FileRow, fd: number, st: fs.Stats, stats: ScanStats): void {
-    const { parser, row } = resume(createParser, from);
-    writeBatches(row, lineBatches(parser, fd, row.committed_offset, row.committed_line, st.size), st, stats);
+  /** The lines of one read-ahead chunk as ops, and the problems of the lines that could not be read. */
+  function parseLines(parser: LineParser, lines: readonly (string | SkippedLine)[], firstLine: number): { ops: IngestOp[]; problems: LineProblem[] } {
+    const ops: IngestOp[] = [];
+    const problems: LineProblem[] = [];
+    let lineNo = firstLine - 1;
+    for (const raw of lines) {
+      lineNo++;
+      if (typeof raw !== 'string') {
+        problems.push({ line: lineNo, reason: `line of ${(raw.skippedBytes / (1 << 20)).toFixed(1)} MB, over the ${MAX_LINE >> 20} MB limit: not read` });
+        continue;
+      }
+      let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      // A byte-order mark (an editor on Windows) is not part of the first record.
+      if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      if (line.trim() === '') continue;
+      try {
+        for (const op of parser.line(line, lineNo)) ops.push(op);
+      } catch (err) {
+        // A bad line costs only itself; an adapter bug is reported the same way, never fatal.
+        const reason = err instanceof LineError ? err.message : `adapter error: ${(err as Error).message}`;
+        problems.push({ line: lineNo, reason });
+      }
+    }
+    return { ops, problems };
   }
 
-  /** Commits a file's batches one by one as they come (held, in a group: see batch-group.ts). */
-  function writeBatches(from: FileRow, batches: Iterable<ParsedBatch>, st: fs.Stats, stats: ScanStats): void {
-    let row = from;
+  function parseFrom(createParser: CreateParser, from: FileRow, fd: number, st: fs.Stats, stats: ScanStats): void {
+    const { parser, row: resumed } = resume(createParser, from);
+    let row = resumed;
     let committed = false;
     const touched = new Set<string>();
-    for (const batch of batches) {
-      // The stat is stored with the last batch only: a run stopped before it must not leave the file
-      // looking unchanged (size, mtime and inode as seen), or the next scan would skip the rest.
-      const size = batch.more ? batch.endOffset : st.size;
-      const progress = { offset: batch.endOffset, line: batch.line, state: batch.state, size, mtimeMs: Math.floor(st.mtimeMs), inode: st.ino };
-      group.commit(row, batch.ops, progress, batch.problems, batch.more);
-      committed = true;
-      countBatch(stats, row.path, batch.ops, batch.problems, touched, false);
-      stats.bytes += batch.endOffset - row.committed_offset;
-      row = { ...row, committed_offset: batch.endOffset, committed_line: batch.line };
+    const chunks = readLines(fd, row.committed_offset, st.size);
+    try {
+      for (let next = chunks.next(); !next.done; ) {
+        const chunk = next.value;
+        const { ops, problems } = parseLines(parser, chunk.lines, row.committed_line + 1);
+        const lineNo = row.committed_line + chunk.lines.length;
+        // Read ahead before committing: the last batch is the one that rebuilds conversation_terms.
+        next = chunks.next();
+        if (parser.unfinished) {
+          try {
+            for (const op of parser.unfinished(next.done === true)) ops.push(op);
+          } catch (err) {
+            problems.push({ line: lineNo, reason: `adapter error: ${(err as Error).message}` });
+          }
+        }
+        // The stat is stored with the last batch only: a run stopped before it must not leave the file
+        // looking unchanged (size, mtime and inode as seen), or the next scan would skip the rest.
+        const size = next.done ? st.size : chunk.endOffset;
+        const progress = { offset: chunk.endOffset, line: lineNo, state: parser.state(), size, mtimeMs: Math.floor(st.mtimeMs), inode: st.ino };
+        group.commit(row, ops, progress, problems, !next.done);
+        committed = true;
+        countBatch(stats, row.path, ops, problems, touched, false);
+        stats.bytes += chunk.endOffset - row.committed_offset;
+        row = { ...row, committed_offset: chunk.endOffset, committed_line: lineNo };
+      }
+    } finally {
+      chunks.return(undefined); // gives the read buffer back if a commit threw
     }
     stats.parsedFiles++;
     stats.conversations += touched.size;

@@ -12,7 +12,6 @@ import { NO_EXCLUSIONS, type Exclusions } from '../privacy.js';
 import { BatchGroup, guard, RetryGroup } from './batch-group.js';
 import { createDiscovery, type Source, type WorkItem } from './discover.js';
 import { createFileIndexer, type FileIndexer, type KnownFiles } from './index-file.js';
-import { ParseAhead, parseWorkerEntry, type Inspect } from './parse-ahead.js';
 import { emptyStats, progressOf, type ScanProgress, type ScanStats } from './scan-stats.js';
 import type { Adapter } from './types.js';
 
@@ -55,13 +54,6 @@ export interface IndexerOptions {
    * excluded conversations not kept.
    */
   exclusions?: () => Exclusions;
-  /**
-   * Parse the new files of a scan that finds many (a cold index) on a worker thread, ahead of the
-   * writing (parse-ahead.ts). The worker parses with the standard adapters (sources.ts ADAPTERS):
-   * only for an indexer made with those. Off by default: one file at a time (the watcher) and a
-   * re-scan's few new files never start it anyway.
-   */
-  parseAhead?: boolean;
 }
 
 /**
@@ -73,8 +65,6 @@ interface Step {
   done: number;
   total: number;
   more: boolean;
-  /** The next file is being parsed on the worker: scanAsync waits for it without blocking its thread. */
-  waiting?: boolean;
 }
 
 export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, options: IndexerOptions = {}): Indexer {
@@ -84,23 +74,6 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   const group = new BatchGroup(db, writer);
   const files = createFileIndexer(db, adapters, writer, group, excluded);
   const discovery = createDiscovery(db, adapters, excluded);
-  const aheadEntry = options.parseAhead ? parseWorkerEntry() : null;
-  /** The running scan's parse worker, when it has one (see steps). */
-  let ahead: ParseAhead | null = null;
-  /** The files of the group being indexed whose parsed batches the worker sent: released once it is written. */
-  const written: string[] = [];
-
-  /** What the parse worker is told about a new file, taken as indexFile would (it decides again when it comes to it). */
-  const inspect: Inspect = (item) => {
-    const adapter = adapters.get(item.kind);
-    if (!adapter || excluded(item.file)) return null;
-    try {
-      const st = fs.statSync(item.file);
-      return st.isFile() ? { st, whole: Boolean(adapter.createReader && (adapter.readsWhole?.(item.file) ?? true)) } : null;
-    } catch {
-      return null;
-    }
-  };
 
   /** Indexes work[from…] until `more` or a bound says stop; returns where it stopped. */
   function indexFiles(work: readonly WorkItem[], known: KnownFiles, from: number, stats: ScanStats, more: (next: number) => boolean): number {
@@ -124,17 +97,11 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
   const index = (item: WorkItem, stats: ScanStats, known: KnownFiles) => {
     const st = peeked?.file === item.file ? peeked.st : undefined;
     peeked = null;
-    const runner = ahead;
-    const job = runner?.jobFor(item.file);
-    if (!runner || !job) return void files.indexFile(item.kind, item.file, stats, known, st);
-    written.push(item.file);
-    files.indexFile(item.kind, item.file, stats, known, undefined, { st: job.st, whole: job.whole, reply: (i) => runner.reply(job, i) });
+    files.indexFile(item.kind, item.file, stats, known, st);
   };
 
   /** Bytes of `file` not indexed yet (0 when it cannot be read: indexFile reports that). */
   function pendingBytes(file: string, known: KnownFiles): number {
-    const job = ahead?.jobFor(file);
-    if (job) return job.st.size;
     let st: fs.Stats;
     try {
       st = fs.statSync(file);
@@ -158,37 +125,15 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
    */
   function indexNext(work: readonly WorkItem[], known: KnownFiles, from: number, stats: ScanStats, more: () => boolean): number {
     peeked = null;
-    try {
-      return indexFrom(work, known, from, stats, more);
-    } finally {
-      for (const file of written.splice(0)) ahead?.release(file);
-    }
-  }
-
-  function indexFrom(work: readonly WorkItem[], known: KnownFiles, from: number, stats: ScanStats, more: () => boolean): number {
     if (pendingBytes(work[from]!.file, known) > SOLO_BYTES) {
       index(work[from]!, stats, known);
       return from + 1;
     }
     const started = performance.now();
-    const parsedAhead = { bytes: 0 };
-    const keepGoing = (next: number) => {
-      if (!more()) return false;
-      const file = work[next]!.file;
-      // A group goes on with the files the worker has parsed, and stops at one it is still parsing.
-      if (ahead && !ahead.ready(file, false)) return false;
-      // The time bound before the stat: a file left for the next group is stat-ed there, once.
-      if (!group.withinTime(performance.now() - started, parsedAhead.bytes)) return false;
-      const bytes = pendingBytes(file, known);
-      if (bytes > SOLO_BYTES) return false;
-      if (ahead?.jobFor(file)) parsedAhead.bytes += bytes;
-      return true;
-    };
-    const first = ahead?.jobFor(work[from]!.file);
-    if (first) parsedAhead.bytes = first.st.size;
+    const keepGoing = (next: number) => more() && group.withinTime(performance.now() - started) && pendingBytes(work[next]!.file, known) <= SOLO_BYTES;
     const saved = { ...stats, errors: [...stats.errors] };
     try {
-      return group.parseThenApply(() => indexFiles(work, known, from, stats, keepGoing), () => parsedAhead.bytes);
+      return group.parseThenApply(() => indexFiles(work, known, from, stats, keepGoing));
     } catch (err) {
       if (!(err instanceof RetryGroup)) throw err;
       // A batch failed: the group is done again the careful way, each file's batches in their own
@@ -213,37 +158,23 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
    * The files come a chunk at a time (discover.ts): a scan never holds every file's row.
    */
   function* steps(sources: readonly Source[], options: ScanOptions, stats: ScanStats, slice: () => () => boolean): Generator<Step> {
-    ahead = aheadEntry ? new ParseAhead(aheadEntry) : null;
-    try {
-      guard(db, () => writer.refreshStaleTerms());
-      for (const round of rounds(sources, options)) {
-        let total = 0;
-        let done = 0;
-        const chunks = discovery.discover(round, stats, (files) => (total = files));
-        let chunk = guard(db, () => chunks.next());
-        if (chunk.done) yield { done: 0, total: 0, more: false };
-        while (!chunk.done) {
-          const { work, known } = chunk.value;
-          for (let i = 0; i < work.length; ) {
-            // The worker is sent the next files; one it is still parsing is waited for: by scanAsync
-            // without blocking its thread. Its first batch is enough for a file written batch by batch.
-            ahead?.fill(work, i, (file) => !known.has(file), inspect);
-            if (ahead && !ahead.ready(work[i]!.file, true)) {
-              yield { done, total: Math.max(total, done), more: true, waiting: true };
-              continue;
-            }
-            const next = indexNext(work, known, i, stats, slice());
-            done += next - i;
-            i = next;
-            if (i === work.length) chunk = guard(db, () => chunks.next());
-            yield { done, total: chunk.done ? done : Math.max(total, done), more: !chunk.done };
-          }
+    guard(db, () => writer.refreshStaleTerms());
+    for (const round of rounds(sources, options)) {
+      let total = 0;
+      let done = 0;
+      const chunks = discovery.discover(round, stats, (files) => (total = files));
+      let chunk = guard(db, () => chunks.next());
+      if (chunk.done) yield { done: 0, total: 0, more: false };
+      while (!chunk.done) {
+        const { work, known } = chunk.value;
+        for (let i = 0; i < work.length; ) {
+          const next = indexNext(work, known, i, stats, slice());
+          done += next - i;
+          i = next;
+          if (i === work.length) chunk = guard(db, () => chunks.next());
+          yield { done, total: chunk.done ? done : Math.max(total, done), more: !chunk.done };
         }
       }
-    } finally {
-      // The worker dies with the scan, however it ends.
-      ahead?.close();
-      ahead = null;
     }
   }
 
@@ -254,11 +185,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     const t0 = performance.now();
     const stats = emptyStats();
     let bytesBefore = -1;
-    for (const { done, total, more, waiting } of steps(sources, options, stats, () => always)) {
-      if (waiting) {
-        ahead?.waitSync();
-        continue;
-      }
+    for (const { done, total, more } of steps(sources, options, stats, () => always)) {
       if (options.onProgress && total > 0 && (stats.bytes !== bytesBefore || !more)) {
         bytesBefore = stats.bytes;
         options.onProgress(progressOf(stats, done, total, t0));
@@ -276,11 +203,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       const slice = performance.now();
       return () => performance.now() - slice <= SLICE_MS;
     };
-    for (const { done, total, more, waiting } of steps(sources, options, stats, timeSlice)) {
-      if (waiting) {
-        await ahead?.settled();
-        continue;
-      }
+    for (const { done, total, more } of steps(sources, options, stats, timeSlice)) {
       options.onProgress?.(progressOf(stats, done, total, t0));
       if (more) await new Promise((resolve) => setImmediate(resolve));
     }
