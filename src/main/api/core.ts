@@ -71,7 +71,7 @@ export interface Core {
    * only: a call made while one runs joins it (and queues another) without hearing it.
    */
   scan(options?: { onProgress?: (p: ScanProgress) => void }): Promise<ScanStats>;
-  /** Scans once, then keeps the index current as files change. */
+  /** Scans once, then keeps the index current as files change: resolves once every folder found is watched. */
   watch(): Promise<void>;
   setSocketPath(path: string | null): void;
   /**
@@ -267,6 +267,9 @@ export function createCore(options: CoreOptions): Core {
     async watch() {
       await scan();
       startWatcher();
+      // The watches are set a slice at a time (watch.ts): a file written to after this resolves must
+      // be in a watched folder, or its change waits for the periodic scan.
+      await watcher?.settled();
     },
     setSocketPath(path) {
       socketPath = path;
