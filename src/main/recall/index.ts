@@ -26,6 +26,7 @@ import type {
 } from '../../shared/api.js';
 import type { ReadableDb, WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
+import { inOneRead } from '../store/snapshot.js';
 import { createSearch, type Bounds, type ConversationMetaRow } from '../store/search.js';
 import type { SourceKind } from '../../shared/types.js';
 import { confineSearch } from './confined.js';
@@ -177,19 +178,13 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
     };
   }
 
-  // Each call reads one snapshot of the index: its statements (the terms' counts, the rows read
-  // together, each term's walk, the conversations' rows) all see the same commits, though the daemon's
-  // writer commits between them. A read transaction costs a BEGIN and a COMMIT; inside a transaction
-  // the caller already has (the writer's own connection) the call simply joins it.
-  const inOneRead = <A extends unknown[], R>(fn: (...args: A) => R) => {
-    const read = db.transaction(fn);
-    return (...args: A): R => (db.inTransaction ? fn(...args) : read(...args));
-  };
+  // Each call reads one snapshot of the index (store/snapshot.ts).
+  const oneRead = <A extends unknown[], R>(fn: (...args: A) => R) => inOneRead(db, fn);
 
   return {
-    suggest: inOneRead(suggest),
+    suggest: oneRead(suggest),
     /** `confined`: as for suggest; the workspace is the transport's, forced. */
-    recall: inOneRead((params: RecallParams, confined = false) => {
+    recall: oneRead((params: RecallParams, confined = false) => {
       // Like suggest: the caller's live conversation would match its own words first.
       const own = params.conversation ? idOf(params.conversation) : null;
       const exclude = own === null ? [] : [own];
@@ -198,9 +193,9 @@ export function createRecall(db: ReadableDb, options: RecallOptions = {}): Recal
       const workspace = params.workspace && params.workspace !== 'all' ? params.workspace : null;
       return createRecallTool(confineSearch(search, { workspace, includeSubagents: true })).recall(params, exclude);
     }),
-    read: inOneRead(readTools.read),
-    inspect: inOneRead(readTools.inspect),
-    historySearch: inOneRead(history.historySearch),
-    historyRead: inOneRead(history.historyRead),
+    read: oneRead(readTools.read),
+    inspect: oneRead(readTools.inspect),
+    historySearch: oneRead(history.historySearch),
+    historyRead: oneRead(history.historyRead),
   };
 }
