@@ -2,9 +2,11 @@
 // The CLI. `npm install` bundles it (scripts/build-cli.mjs) for a fast start; when that bundle is
 // missing or older than the sources (someone is editing them), the TypeScript sources run through
 // tsx instead, so what runs is always what is in src/.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// Built-ins by process.getBuiltinModule rather than `import`: an imported 'node:fs' has its whole
+// namespace built, which loads all of stream on every hook run (src/main/builtins.ts).
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, '.build', 'cli.mjs');

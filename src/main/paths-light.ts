@@ -1,9 +1,7 @@
 // Where Throughline keeps its files (settings, the index, the agent socket, its pid file, the daemon's
 // log) and the checks that keep the socket's folder private to this user. No heavy imports: the
 // Claude Code hook runs on every prompt and must not load zod or SQLite to find out where things are.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { fs, os, path } from './builtins.js';
 import { KindError } from '../shared/errors.js';
 
 const homeOf = (env: NodeJS.ProcessEnv): string => env.HOME || os.homedir();

@@ -3,7 +3,6 @@
 // would load zod to get at the error codes. A daemon that does not complete the handshake in time
 // (none listening, or stopped with SIGSTOP: it still accepts connections and never answers) is
 // "unavailable" and the hook may fall back; one that goes quiet mid-call uses up the deadline.
-import type net from 'node:net';
 import { CodedError } from '../../shared/errors.js';
 import { PROTOCOL_VERSION } from '../../shared/rpc.js';
 import { jsonLines } from '../client/json-lines.js';
@@ -27,12 +26,9 @@ export interface DaemonCallOptions {
   deadline: number;
 }
 
-/** Loaded on first use: a later prompt in the default mode never connects, and pays nothing for it. */
-let netModule: typeof net | null = null;
-
 export async function callDaemon<T>(method: string, params: unknown, options: DaemonCallOptions): Promise<T> {
-  netModule ??= (await import('node:net')).default;
-  const { connect } = netModule;
+  // Loaded on first use: a later prompt in the default mode never connects, and pays nothing for it.
+  const { connect } = process.getBuiltinModule('node:net');
   return new Promise<T>((resolve, reject) => {
     const socket = connect(options.socketPath);
     let authed = false;

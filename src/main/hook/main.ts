@@ -3,9 +3,7 @@
 // of the CLI, because agents run it on every prompt. A hard deadline covers everything (reading
 // stdin, the transcript, connecting, the call, the fallback): when it passes, the process exits 0
 // and prints nothing, whatever is still waiting.
-import fs from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { fs, path, parseArgs } from '../builtins.js';
 import { runClaudeHook } from './claude.js';
 import { runCodexHook } from './codex.js';
 import { runGeminiHook } from './gemini.js';

@@ -1,7 +1,8 @@
 // Reading for the hook without streams: the first lines of a transcript, and stdin. Node's stream and
 // readline modules cost more to load than the hook's whole common path takes to run, and it runs on
 // every prompt.
-import fs from 'node:fs';
+import type { Stats } from 'node:fs';
+import { fs } from '../builtins.js';
 
 const CHUNK = 64 * 1024;
 
@@ -40,7 +41,7 @@ export function eachLine(file: string, limit: number, onLine: (line: string) => 
 export type Transcript = { kind: 'absent' } | { kind: 'special' } | { kind: 'file'; size: number };
 
 export function transcriptAt(file: string): Transcript {
-  let st: fs.Stats;
+  let st: Stats;
   try {
     st = fs.statSync(file);
   } catch {

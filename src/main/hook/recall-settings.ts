@@ -1,8 +1,7 @@
 // The two settings a hook needs before it does anything, read straight from the files: whether
 // auto-recall is on, and whether it runs on every message. Read raw, without zod, because the hook
 // runs on every prompt; the daemon applies the full, validated settings to whatever it is asked.
-import fs from 'node:fs';
-import path from 'node:path';
+import { fs, path } from '../builtins.js';
 
 export interface RecallSwitches {
   autoRecall: boolean;
