@@ -169,8 +169,11 @@ describe('reader threads', () => {
       let settled = 0;
       const calls = Array.from({ length: 8 }, () => pool.reads.recall({ query: SHARED_TERM, workspace: 'all' }).finally(() => settled++));
       // Answered here one after another, all eight were done before any other task ran (the old way).
+      // Now the second waits for this thread's next turn, a timer as long as the first call took: when
+      // that took under a millisecond (a warm cache), the timer may fire before the next task too.
       await new Promise((resolve) => setImmediate(resolve));
-      expect(settled).toBe(1);
+      expect(settled).toBeGreaterThanOrEqual(1);
+      expect(settled).toBeLessThanOrEqual(2);
       // The burst started the readers at once instead of after their delay.
       expect(pool.threads().length).toBeGreaterThan(0);
       for (const result of await Promise.all(calls)) expect(result.hits.length).toBe(2);
