@@ -21,7 +21,7 @@ function cand(id: number, final: number, coverage: number): Candidate {
     bestEntry: null,
     allTerms: false,
     updatedAt: 0,
-    prior: { factor: 1, workspace: 1, period: 1, recency: 1, age: 0 },
+    prior: { factor: 1, workspace: 1, named: false, period: 1, recency: 1, age: 0 },
   };
 }
 
@@ -76,7 +76,7 @@ describe('default scoring', () => {
     const ctx = { workspace: '/w/pay', now: NOW, halfLifeDays: 60 };
     const row = { workspace: '/w/pay/', created_at: NOW - 70 * DAY, updated_at: NOW - 60 * DAY };
     const a = priorOf(row, ctx, plain, p);
-    expect(a).toMatchObject({ workspace: 1.2, period: 1, age: 60 });
+    expect(a).toMatchObject({ workspace: 1.2, named: false, period: 1, age: 60 });
     expect(a.recency).toBeCloseTo(0.9, 12);
     expect(a.factor).toBeCloseTo(1.08, 12);
     const b = priorOf(row, ctx, back, p);
@@ -95,7 +95,7 @@ describe('default scoring', () => {
       { term: 'payout', via: 'payout', similarity: 1, field: 'title', weight: 3 },
       { term: 'sluggish', via: 'slow', similarity: 0.8, field: 'messages', weight: 1 },
     ];
-    c.prior = { factor: 1.2 * 0.9, workspace: 1.2, period: 1, recency: 0.9, age: 60 };
+    c.prior = { factor: 1.2 * 0.9, workspace: 1.2, named: false, period: 1, recency: 0.9, age: 60 };
     c.final = 10 * 1.08;
     c.updatedAt = NOW - 60 * DAY;
     const s = signalsOf(c, plain, NOW);

@@ -25,7 +25,7 @@ function candidate(overrides: Partial<Candidate> = {}): Candidate {
       { term: 'proxy', via: 'proxy', similarity: 1, field: 'messages', weight: 3 },
     ],
     final: 12,
-    prior: { factor: 1.2, workspace: 1.2, period: 1, recency: 0.9, age: 0 },
+    prior: { factor: 1.2, workspace: 1.2, named: false, period: 1, recency: 0.9, age: 0 },
     updatedAt: NOW - 14 * HOUR,
     ...overrides,
   };
@@ -58,7 +58,7 @@ describe('signals in words', () => {
 
   it('says a named period and the workspace plainly', () => {
     const cues = readCues('the proxy limiter from yesterday', NOW);
-    const signals = signalsOf(candidate({ prior: { factor: 1.8, workspace: 1.2, period: 1.5, recency: 1, age: 0 } }), cues, NOW);
+    const signals = signalsOf(candidate({ prior: { factor: 1.8, workspace: 1.2, named: false, period: 1.5, recency: 1, age: 0 } }), cues, NOW);
     const words = signals.map((s) => signalInWords(s, yesterdayEvening, NOW));
     expect(words).toContain('Same workspace');
     expect(words).toContain('Active in the time you named: yesterday');

@@ -21,6 +21,7 @@ import type { Sensitivity, Signal } from '../../shared/api.js';
 import type { ConversationMetaRow } from '../store/search.js';
 import { activeIn, readCues, type Cues } from './cues.js';
 import { informationOf, machineOutputKeys, outputAwareCoverage } from './information.js';
+import { workspaceNamer } from './named-workspace.js';
 import { queryTerms, scoreConversations, type QueryTerm, type Scored } from './relevance.js';
 import { ageDays, byScoreThenRecent, sameWorkspace, type Ranked, type Strategy, type StrategyContext } from './strategy.js';
 
@@ -89,15 +90,19 @@ export interface Prior {
   factor: number;
   /** Each prior's own factor (1 when it does not apply). */
   workspace: number;
+  /** The workspace prior applies because the message names this conversation's project. */
+  named: boolean;
   period: number;
   recency: number;
   age: number | null;
 }
 
 /** The priors for one conversation. */
-export function priorOf(row: Pick<ConversationMetaRow, 'workspace' | 'created_at' | 'updated_at'>, ctx: { workspace: string | null; now: number; halfLifeDays: number }, cues: Cues, p: DefaultParams): Prior {
+export function priorOf(row: Pick<ConversationMetaRow, 'workspace' | 'created_at' | 'updated_at'>, ctx: { workspace: string | null; now: number; halfLifeDays: number; names?: (workspace: string | null) => boolean }, cues: Cues, p: DefaultParams): Prior {
   const back = cues.backReference;
-  const workspace = sameWorkspace(row.workspace, ctx.workspace);
+  const same = sameWorkspace(row.workspace, ctx.workspace);
+  const named = !same && (ctx.names?.(row.workspace) ?? false);
+  const workspace = same || named;
   const age = ageDays(row.updated_at, ctx.now);
   const floor = back ? p.backReferenceFloor : p.recencyFloor;
   const halfLife = back ? ctx.halfLifeDays / 2 : ctx.halfLifeDays;
@@ -105,7 +110,7 @@ export function priorOf(row: Pick<ConversationMetaRow, 'workspace' | 'created_at
   const inPeriod = cues.period !== null && activeIn(cues.period, row.created_at, row.updated_at);
   const ws = workspace ? (back ? p.backReferenceWorkspaceBoost : p.workspaceBoost) : 1;
   const period = inPeriod ? p.periodBoost : 1;
-  return { factor: recency * ws * period, workspace: ws, period, recency, age };
+  return { factor: recency * ws * period, workspace: ws, named, period, recency, age };
 }
 
 export interface Candidate extends Scored {
@@ -189,7 +194,7 @@ export function signalsOf(c: Candidate, cues: Cues, now: number): Signal[] {
     signals.push({ name, points: round2(next - running), detail });
     running = next;
   };
-  if (c.prior.workspace !== 1) step('workspace', c.prior.workspace, 'same workspace');
+  if (c.prior.workspace !== 1) step('workspace', c.prior.workspace, c.prior.named ? 'the workspace the message names' : 'same workspace');
   if (c.prior.period !== 1 && cues.period) step('time', c.prior.period, `active ${cues.period.label}`);
   step('recency', c.prior.recency, ageText(c.updatedAt, now));
   return signals;
@@ -219,11 +224,12 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
         .sort((a, b) => b.score - a.score)
         .slice(0, p.candidates);
       const places = ctx.search.conversationPlaces(scored.map((s) => s.id));
+      const names = workspaceNamer(ctx.text);
       const candidates: Candidate[] = [];
       for (const s of scored) {
         const row = places.get(s.id);
         if (!row) continue;
-        const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays }, cues, p);
+        const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays, names }, cues, p);
         candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
       }
       const coverageOfSaid = outputAwareCoverage(terms, machine);

@@ -9,6 +9,7 @@ import type { RecallHit, RecallParams, RecallResult } from '../../shared/api.js'
 import type { Bounds, ConversationMetaRow, Search } from '../store/search.js';
 import { activeIn, readCues, type Cues } from './cues.js';
 import { createTextMatcher } from './match-text.js';
+import { workspaceNamer } from './named-workspace.js';
 import { oneLine } from './pointer-block.js';
 import { queryTerms, scoreConversations, type QueryTerm, type Scored } from './relevance.js';
 import { cutChars } from './render.js';
@@ -25,6 +26,8 @@ const FLOOR = 0.9;
 const BACK_FLOOR = 0.5;
 /** Conversations active in the period the query names. */
 const PERIOD_BOOST = 1.5;
+/** Conversations in a project the query names by its folder (named-workspace.ts), as suggest's same-workspace prior. */
+const NAMED_WORKSPACE_BOOST = 1.2;
 
 export function recencyPrior(updatedAt: number | null, createdAt: number | null, now: number, cues: Cues): number {
   const back = cues.backReference;
@@ -61,10 +64,12 @@ export function createRecallTool(search: Search) {
     // The prior moves a score by at most ×1.5 either way: only the best few can reach the page.
     const pool = scored.slice(0, Math.max(limit * 5, 50));
     const meta = search.conversations(pool.map((s) => s.id));
+    const names = workspaceNamer(p.query);
     const ranked = pool
       .flatMap((s) => {
         const row = meta.get(s.id);
-        return row ? [{ s, row, final: s.score * recencyPrior(row.updated_at, row.created_at, now, cues) }] : [];
+        const named = row && names(row.workspace) ? NAMED_WORKSPACE_BOOST : 1;
+        return row ? [{ s, row, final: s.score * named * recencyPrior(row.updated_at, row.created_at, now, cues) }] : [];
       })
       .sort((a, b) => b.final - a.final || (b.row.updated_at ?? 0) - (a.row.updated_at ?? 0) || b.row.id - a.row.id);
     const page = ranked.slice(0, limit);

@@ -59,7 +59,7 @@ export function signalInWords(s: Signal, of: Pick<Suggestion, 'updatedAt'>, now 
     case 'together':
       return 'Said together in one message';
     case 'workspace':
-      return 'Same workspace';
+      return /names/.test(s.detail ?? '') ? 'In the project your message names' : 'Same workspace';
     case 'time': {
       const when = detail?.replace(/^active\s+/i, '');
       return when ? `Active in the time you named: ${when}` : 'Active in the time you named';
