@@ -37,6 +37,21 @@ describe('information of a term', () => {
     expect(machineOutputKeys('add a retry to the payout client\nand log the attempt count')).toEqual(new Set());
   });
 
+  it("finds an error pasted inside a sentence, from the program's name to the end of the line", () => {
+    const keys = machineOutputKeys('db-backup workflow failed last night: pg_restore: error: could not execute query: ERROR: extension "pg_trgm" is not available');
+    expect(keys.has('pg restore')).toBe(true);
+    expect(keys.has('execute')).toBe(true);
+    expect(keys.has('pg trgm')).toBe(true);
+    expect(keys.has('workflow')).toBe(false);
+    expect(keys.has('failed')).toBe(false);
+    const node = machineOutputKeys('recon-cli broke again: Error [ERR_REQUIRE_ESM]: require() of ES Module not supported');
+    expect(node.has('err require esm')).toBe(true);
+    expect(node.has('recon cli')).toBe(false);
+    // Talking about errors is not pasting one.
+    expect(machineOutputKeys('the error handling in the importer swallows timeouts')).toEqual(new Set());
+    expect(machineOutputKeys('add an error page for failed payouts\nwhat does the error mean?')).toEqual(new Set());
+  });
+
   it('an unknown value or machine-output term counts nothing; a known one, or an unknown name, counts its idf', () => {
     const none = new Set<string>();
     expect(informationOf(term('3f2a9c1e', 0), none)).toBe(0);

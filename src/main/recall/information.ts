@@ -36,14 +36,22 @@ const MACHINE_LINE: readonly RegExp[] = [
   /^\s*(Traceback \(most recent call last\)|Caused by:|Exception in thread\b|panic:)/,
 ];
 
-/** The keys of the clauses that appear only on lines a program wrote. */
+/** An error message pasted inside a sentence: from the program's name, if any, and its error marker
+ *  ("… failed last night: pg_restore: error: could not …", "broke again: Error [ERR_X]: …") to the line's end. */
+const INLINE_OUTPUT = /(?:^|\s)(?:[\w.-]+: )?(?:[A-Z]\w*Error|ERROR|[Ee]rror|FATAL|[Ff]atal|panic|npm ERR!)(?: \[[^\]]+\])?:\s/;
+
+/** The keys of the clauses that appear only on lines (or the ends of lines) a program wrote. */
 export function machineOutputKeys(text: string): Set<string> {
   const machine = new Set<string>();
   const human = new Set<string>();
   for (const line of text.split(/\r?\n/)) {
     if (!line.trim()) continue;
     const isMachine = MACHINE_LINE.some((re) => re.test(line)) || (/^(\t|\s{2,})\S/.test(line) && LOCATION.test(line));
-    for (const c of parseQuery(line)) (isMachine ? machine : human).add(clauseKey(c));
+    const at = isMachine ? 0 : line.search(INLINE_OUTPUT);
+    const said = at < 0 ? line : line.slice(0, at);
+    const printed = at < 0 ? '' : line.slice(at);
+    for (const c of parseQuery(said)) human.add(clauseKey(c));
+    for (const c of parseQuery(printed)) machine.add(clauseKey(c));
   }
   for (const key of human) machine.delete(key);
   return machine;
