@@ -1,7 +1,7 @@
 // Whether what the index holds may have changed since a figure was computed, told by two statements
-// of a few microseconds. `status` counts conversations, entries and files with scans that take 50 ms
-// and more at 10k (250 ms on a busy machine), on the daemon's event loop: another client's status
-// waited for them (BENCHMARKS.md). With this it counts again only after a write.
+// of a few microseconds. `status` reads its counts (kept by the index since migration 11, a few rows)
+// and its recent errors again only after a write: between writes, another client's status on the
+// daemon's event loop costs no query at all.
 //  - Another connection's commit (another process indexing, a CLI `forget`): PRAGMA data_version.
 //  - This connection's own writes: total_changes(), every row inserted, updated or deleted (triggers
 //    included), less the activity log's rows, which change no count and are written on every agent

@@ -179,4 +179,67 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE source_files SET size = -1
    WHERE kind = 'opencode' AND parser_state = 'null' AND path LIKE '%/storage/message/%.json';
   `,
+  // 11: the counts status and `stats` show, kept current by triggers as rows change (stats.ts reads
+  // them). Counted by scanning conversations and source_files they took 70-170 ms at 10k, again after
+  // every write (an append, each file a re-scan commits), on the daemon's event loop: another
+  // client's status waited for them. A row a name: conversations:<source> and subagents:<source>
+  // (rows), entries:<source> (their entry_count, sub-agents' included), files:<status>, file_rows
+  // (source_files rows inserted or deleted, ever: what a folder's file count is counted again on),
+  // errors (ingest_errors rows) and last_indexed_at (the latest indexed_at written).
+  `
+  CREATE TABLE index_counts (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO index_counts (name, value)
+    SELECT iif(is_subagent <> 0, 'subagents:', 'conversations:') || source, count(*) FROM conversations GROUP BY 1
+    UNION ALL SELECT 'entries:' || source, sum(entry_count) FROM conversations GROUP BY 1
+    UNION ALL SELECT 'files:' || status, count(*) FROM source_files GROUP BY 1
+    UNION ALL SELECT 'file_rows', count(*) FROM source_files
+    UNION ALL SELECT 'errors', count(*) FROM ingest_errors
+    UNION ALL SELECT 'last_indexed_at', m FROM (SELECT max(indexed_at) AS m FROM source_files) WHERE m IS NOT NULL;
+
+  CREATE TRIGGER conversations_counted_insert AFTER INSERT ON conversations BEGIN
+    INSERT INTO index_counts (name, value)
+      VALUES (iif(new.is_subagent <> 0, 'subagents:', 'conversations:') || new.source, 1), ('entries:' || new.source, new.entry_count)
+      ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+  END;
+  CREATE TRIGGER conversations_counted_delete AFTER DELETE ON conversations BEGIN
+    INSERT INTO index_counts (name, value)
+      VALUES (iif(old.is_subagent <> 0, 'subagents:', 'conversations:') || old.source, -1), ('entries:' || old.source, -old.entry_count)
+      ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+  END;
+  CREATE TRIGGER conversations_counted_update AFTER UPDATE OF source, is_subagent, entry_count ON conversations
+  WHEN old.source IS NOT new.source OR old.is_subagent IS NOT new.is_subagent OR old.entry_count IS NOT new.entry_count BEGIN
+    INSERT INTO index_counts (name, value)
+      VALUES (iif(old.is_subagent <> 0, 'subagents:', 'conversations:') || old.source, -1), ('entries:' || old.source, -old.entry_count),
+             (iif(new.is_subagent <> 0, 'subagents:', 'conversations:') || new.source, 1), ('entries:' || new.source, new.entry_count)
+      ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+  END;
+
+  CREATE TRIGGER source_files_counted_insert AFTER INSERT ON source_files BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('files:' || new.status, 1), ('file_rows', 1)
+      ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+  END;
+  CREATE TRIGGER source_files_counted_delete AFTER DELETE ON source_files BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('files:' || old.status, -1), ('file_rows', 1)
+      ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+  END;
+  CREATE TRIGGER source_files_counted_status AFTER UPDATE OF status ON source_files WHEN old.status IS NOT new.status BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('files:' || old.status, -1), ('files:' || new.status, 1)
+      ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+  END;
+  CREATE TRIGGER source_files_indexed_at AFTER UPDATE OF indexed_at ON source_files WHEN new.indexed_at IS NOT NULL BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('last_indexed_at', new.indexed_at)
+      ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value);
+  END;
+  CREATE TRIGGER source_files_indexed_at_insert AFTER INSERT ON source_files WHEN new.indexed_at IS NOT NULL BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('last_indexed_at', new.indexed_at)
+      ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value);
+  END;
+
+  CREATE TRIGGER ingest_errors_counted_insert AFTER INSERT ON ingest_errors BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('errors', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1;
+  END;
+  CREATE TRIGGER ingest_errors_counted_delete AFTER DELETE ON ingest_errors BEGIN
+    INSERT INTO index_counts (name, value) VALUES ('errors', -1) ON CONFLICT (name) DO UPDATE SET value = value - 1;
+  END;
+  `,
 ];

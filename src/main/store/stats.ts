@@ -6,15 +6,42 @@ import type { Counts, CountSnapshot, IndexCounts } from './interface.js';
 export type { CountSnapshot, IndexCounts } from './interface.js';
 
 
-export function indexCounts(db: ReadableDb): IndexCounts {
-  // entry_count is kept per conversation: count(*) over entries would be a full scan.
-  const c = db
-    .prepare('SELECT coalesce(sum(is_subagent = 0), 0) AS conversations, coalesce(sum(is_subagent <> 0), 0) AS subagents, coalesce(sum(entry_count), 0) AS entries FROM conversations')
-    .get() as { conversations: number; subagents: number; entries: number };
-  const f = db.prepare("SELECT count(*) AS files, coalesce(sum(status = 'missing'), 0) AS missing FROM source_files").get() as { files: number; missing: number };
-  return { ...c, files: f.files, missingFiles: f.missing };
+/** The counts the index keeps of itself (migration 11's index_counts, kept by triggers): reading them costs a few rows, not a scan. */
+export interface KeptCounts {
+  counts: IndexCounts;
+  /** Conversations (not sub-agents) a source. */
+  bySource: Record<string, number>;
+  errors: number;
+  lastIndexedAt: number | null;
+  /** Changes whenever a source file's row is added or removed: a folder's file count is counted again only then. */
+  fileRows: number;
 }
 
+export function keptCounts(db: ReadableDb): KeptCounts {
+  const kept: KeptCounts = { counts: { conversations: 0, subagents: 0, entries: 0, files: 0, missingFiles: 0 }, bySource: {}, errors: 0, lastIndexedAt: null, fileRows: 0 };
+  const { counts } = kept;
+  for (const { name, value } of db.prepare<[], { name: string; value: number }>('SELECT name, value FROM index_counts').all()) {
+    const colon = name.indexOf(':');
+    const kind = colon < 0 ? name : name.slice(0, colon);
+    const key = name.slice(colon + 1);
+    if (kind === 'conversations') {
+      counts.conversations += value;
+      if (value > 0) kept.bySource[key] = value;
+    } else if (kind === 'subagents') counts.subagents += value;
+    else if (kind === 'entries') counts.entries += value;
+    else if (kind === 'files') {
+      counts.files += value;
+      if (key === 'missing') counts.missingFiles += value;
+    } else if (kind === 'file_rows') kept.fileRows = value;
+    else if (kind === 'errors') kept.errors = value;
+    else if (kind === 'last_indexed_at') kept.lastIndexedAt = value;
+  }
+  return kept;
+}
+
+export function indexCounts(db: ReadableDb): IndexCounts {
+  return keptCounts(db).counts;
+}
 
 export function countSnapshot(db: ReadableDb): CountSnapshot {
   const rows = db.prepare('SELECT id, entry_count, is_subagent FROM conversations').all() as { id: number; entry_count: number; is_subagent: number }[];
@@ -58,13 +85,8 @@ export interface IndexHealth extends IndexCounts {
   lastIndexedAt: number | null;
 }
 
-export function indexHealth(db: ReadableDb): IndexHealth {
-  return {
-    schemaVersion: db.pragma('user_version', { simple: true }) as number,
-    ...indexCounts(db),
-    errorCount: (db.prepare('SELECT count(*) FROM ingest_errors').pluck().get() as number | null) ?? 0,
-    lastIndexedAt: (db.prepare('SELECT max(indexed_at) FROM source_files').pluck().get() as number | null) ?? null,
-  };
+export function indexHealth(db: ReadableDb, kept: KeptCounts = keptCounts(db)): IndexHealth {
+  return { schemaVersion: db.pragma('user_version', { simple: true }) as number, ...kept.counts, errorCount: kept.errors, lastIndexedAt: kept.lastIndexedAt };
 }
 
 export interface IngestErrorRow {
@@ -119,13 +141,9 @@ export interface IndexStats extends IndexCounts {
   bytes: number;
 }
 
-export function indexStats(db: ReadableDb, file: string): IndexStats {
-  const bySource: Record<string, number> = {};
-  for (const r of db.prepare('SELECT source, count(*) AS n FROM conversations WHERE is_subagent = 0 GROUP BY source').all() as { source: string; n: number }[]) {
-    bySource[r.source] = r.n;
-  }
-  const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db);
-  return { schemaVersion, ...counts, errors: errorCount, bySource, lastIndexedAt, bytes: indexBytes(file) };
+export function indexStats(db: ReadableDb, file: string, kept: KeptCounts = keptCounts(db)): IndexStats {
+  const { schemaVersion, errorCount, lastIndexedAt, ...counts } = indexHealth(db, kept);
+  return { schemaVersion, ...counts, errors: errorCount, bySource: kept.bySource, lastIndexedAt, bytes: indexBytes(file) };
 }
 
 /** The index's size on disk: the database file and its WAL. */
