@@ -101,6 +101,8 @@ export interface DaemonFigures {
   statusDuringBatch?: Latency;
   /** How many of those status answers said the daemon was scanning (its periodic re-scan met the batch). */
   statusDuringScan?: number;
+  /** `status` round trips each right after the same client's `ingest.append` of one entry (the counts are read again after a write). */
+  statusAfterWrite?: Latency;
   /** The daemon's resident memory (VmRSS, MB): at rest after its start-up scan, then after each further thousand calls. */
   rss?: { idleMB: number; afterCalls: { calls: number; mb: number }[]; idleAfterWait?: { ms: number; mb: number; cpuMs: number } };
   /** Calls refused for the time limit (only with countRefused). */
@@ -186,6 +188,24 @@ async function statusDuringBatch(socket: string, connect: (socket: string) => Pr
   raw.destroy();
   other.close();
   return { latency: latency(samples), duringScan };
+}
+
+/**
+ * One client appends an entry to a conversation of its own (`ingest.append`) and asks `status` at
+ * once, 20 times, 50 ms apart: the status round trips. What was counted is counted again after a write.
+ */
+async function statusAfterWrite(socket: string, connect: (socket: string) => Promise<Rpc>): Promise<Latency> {
+  const c = await connect(socket);
+  const samples: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await c.call('ingest.append', { conversation: { id: 'bench-status-after-write', workspace: '/bench/status', title: 'status after a write' }, entries: [{ role: 'user', text: `append ${i} before a status` }] });
+    const s = performance.now();
+    await c.call('status', {});
+    samples.push(performance.now() - s);
+    await sleep(50);
+  }
+  c.close();
+  return latency(samples);
 }
 
 /** User + system CPU time of a process so far (Linux /proc; clock ticks are 1/100 s there). */
@@ -346,6 +366,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     let calls = samples.length;
     const afterCalls = [{ calls, mb: processRssMB(child.pid) }];
     const duringBatch = await statusDuringBatch(socket, connect, m);
+    const afterWrite = await statusAfterWrite(socket, connect);
     calls += 100;
     const more = await Promise.all(Array.from({ length: 10 }, () => connect(socket)));
     while (calls < totalCalls) {
@@ -363,7 +384,7 @@ export async function runDaemon(env: DaemonEnv, m: Manifest, clients: number, ca
     for (const c of more) c.close();
     return {
       cli, startMs, startCpuMs, concurrent: latency(samples), callsPerSec: samples.length / (wall / 1000), clients,
-      statusDuringBatchMs: duringBatch.latency.max, statusDuringBatch: duringBatch.latency, statusDuringScan: duringBatch.duringScan, rss: { idleMB, afterCalls, ...(idleAfterWait ? { idleAfterWait } : {}) }, ...(env.countRefused ? { refused } : {}),
+      statusDuringBatchMs: duringBatch.latency.max, statusDuringBatch: duringBatch.latency, statusDuringScan: duringBatch.duringScan, statusAfterWrite: afterWrite, rss: { idleMB, afterCalls, ...(idleAfterWait ? { idleAfterWait } : {}) }, ...(env.countRefused ? { refused } : {}),
       cpuPerCall,
       readsTiming: readsTiming(),
     };

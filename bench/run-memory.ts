@@ -51,6 +51,8 @@ try {
   console.log(`RSS idle ${rss.idleMB.toFixed(0)} MB${wait} · ${rss.afterCalls.map((a) => `${a.mb.toFixed(0)} MB @${a.calls}`).join(' · ')}`);
   if (f.cpuPerCall) console.log(`CPU per call over the first 1,000: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.slice(0, 4).map(ms).join(', ')}, …)`);
   for (const line of f.readsTiming ?? []) console.log(line);
+  const w = f.statusAfterWrite;
+  if (w) console.log(`status right after an append: p50 ${ms(w.p50)} · p95 ${ms(w.p95)} · max ${ms(w.max)} (${w.n})`);
   console.log(`4 clients: p50 ${ms(f.concurrent.p50)} p99 ${ms(f.concurrent.p99)} · ${f.callsPerSec.toFixed(0)} calls/s · ${f.refused ?? 0} refused for the time limit · ${f.cli}`);
   if (values.json) fs.writeFileSync(values.json, JSON.stringify({ root, readers, load: [load0, load()], figures: f }, null, 1));
 } finally {

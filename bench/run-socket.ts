@@ -4,7 +4,7 @@
 //  - the in-process baseline: the same mixed calls (suggest / recall_conversations / history_search)
 //    one at a time through the api, and `status` alone;
 //  - for each reader count: `throughline serve` (bundle, rebuilt when stale) with 50 clients calling
-//    back to back (p50/p95/p99, calls/s), then another client's `status` during a 100-call batch.
+//    back to back (p50/p95/p99, calls/s), then another client's `status` during a 100-call batch, and `status` right after an append.
 //    A call refused for the socket's time limit (50 clients at 50k on a busy machine) is counted, its
 //    time to the refusal kept among the samples, and the run goes on.
 // Rounds alternate the reader counts so that a machine growing busier slows each alike. The load
@@ -73,17 +73,19 @@ try {
 
   console.log(`socket bench · ${new Date().toISOString()} · ${os.cpus().length} CPUs · load avg ${load0} → ${load()} · ${manifest.conversations} conversations\n`);
   console.log(`in-process (one at a time): ${inRate.toFixed(0)} calls/s, mean ${ms(inProcess.mean)}; status alone p50 ${ms(statusAlone.p50)}\n`);
-  console.log(`| readers | ${clients} clients p50 / p95 / p99 | calls/s | vs in-process | refused (time limit) | status during a batch (median / max of the status calls) | cli |`);
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`| readers | ${clients} clients p50 / p95 / p99 | calls/s | vs in-process | refused (time limit) | status during a batch (median / max of the status calls) | status right after an append (median / max) | cli |`);
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const { readers, figures: f } of runs) {
     if (typeof f === 'string') {
-      console.log(`| ${readers} | ${f} | | | | | |`);
+      console.log(`| ${readers} | ${f} | | | | | | |`);
       continue;
     }
     const c = f.concurrent;
     const s = f.statusDuringBatch;
     const status = s ? `${ms(s.p50)} / ${ms(s.max)} (${s.n}${f.statusDuringScan ? `, ${f.statusDuringScan} during a re-scan` : ''})` : '–';
-    console.log(`| ${readers} | ${ms(c.p50)} / ${ms(c.p95)} / ${ms(c.p99)} | ${f.callsPerSec.toFixed(0)} | ${times(f.callsPerSec, inRate)} | ${f.refused ?? 0} | ${status} | ${f.cli} |`);
+    const w = f.statusAfterWrite;
+    const afterWrite = w ? `${ms(w.p50)} / ${ms(w.max)} (${w.n})` : '–';
+    console.log(`| ${readers} | ${ms(c.p50)} / ${ms(c.p95)} / ${ms(c.p99)} | ${f.callsPerSec.toFixed(0)} | ${times(f.callsPerSec, inRate)} | ${f.refused ?? 0} | ${status} | ${afterWrite} | ${f.cli} |`);
   }
   for (const { readers, figures: f } of runs) if (typeof f !== 'string' && f.cpuPerCall) console.log(`\n${readers} readers, daemon CPU per call in the ${clients}-client round: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.map(ms).join(', ')})`);
   // Where the daemon's read calls spent their time, from its log: the first line covers the 50-client round.

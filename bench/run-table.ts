@@ -129,6 +129,9 @@ export function rowsFor(f: SizeFigures): Row[] {
       add("another client's status during a 100-call batch", `${ms(d.statusDuringBatchMs)}${scan}`, `in-process mean call ${ms(f.inProcess.mean)}`, '',
         atMost(d.statusDuringBatchMs, 20, '≤ 20 ms'));
     }
+    if (d.statusAfterWrite) {
+      add('status right after an append p50/p95/max', `${pct(d.statusAfterWrite)} / ${ms(d.statusAfterWrite.max)}`, '', '', atMost(d.statusAfterWrite.max, 20, '≤ 20 ms'));
+    }
     if (d.rss) {
       const first = d.rss.afterCalls[0]!;
       const last = d.rss.afterCalls.at(-1)!;
