@@ -34,51 +34,115 @@ export const CHUNK_FILES = 500;
 const MISSING_PAGE = 500;
 /** Folder listings kept while looking for those: the folders on the way to the current path. */
 const LISTINGS_KEPT = 64;
+/**
+ * A folder listing is read this many names at a time, with a pause between (see Pause): OpenCode's
+ * part folder holds a folder per message, 7,600 names at 10k and 35,800 at 50k, and listing it in one
+ * call held the daemon's event loop 10-70 ms at 10k and 170-190 ms at 50k.
+ */
+const LISTING_PIECE = 2048;
+/** Stored states read at once for an adapter's order (see orderStatesFolder). */
+const STATES_PAGE = 1000;
+/**
+ * Finding files goes on this long before discover hands a pause on (null): with the chunk's rows read
+ * after it, a step of finding stays well under the ~20 ms an event loop may be held.
+ */
+const DISCOVER_SLICE_MS = 8;
+
+/**
+ * Where the walk may stop for a moment without losing its place: after a piece of a long listing, after
+ * a large folder was ordered. scanAsync yields to the event loop there (discover hands it on as null).
+ */
+const PAUSE: unique symbol = Symbol('pause');
+type Pause = typeof PAUSE;
 
 export interface Discovery {
   /**
-   * The session files under `sources`, in walk order, a chunk at a time. `expect` is told at the start
-   * how many files the round is expected to hold (for progress), and again whenever more are found.
+   * The session files under `sources`, in walk order, a chunk at a time, and null where the walk paused
+   * (nothing to index yet: a caller may yield to the event loop). `expect` is told before the first
+   * chunk how many files the round is expected to hold (for progress), and again whenever more are found.
    */
-  discover(sources: readonly Source[], stats: ScanStats, expect?: (files: number) => void): Generator<Chunk>;
+  discover(sources: readonly Source[], stats: ScanStats, expect?: (files: number) => void): Generator<Chunk | null>;
 }
 
 export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>, excluded: (file: string) => boolean): Discovery {
   const states = createFileStates(db);
 
-  /** The states stored under a folder, parsed; a damaged one is left out (its file is then read). */
-  const stored: StoredStates = (folder) => {
+  /** The states stored under `folder`, parsed, a page at a time with a pause after each; a damaged one is left out (its file is then read). */
+  function* storedPaged(folder: string): Generator<Pause, Map<string, unknown>> {
+    const root = path.resolve(folder);
     const out = new Map<string, unknown>();
-    for (const row of states.parserStatesUnder(path.resolve(folder))) {
-      try {
-        out.set(row.path, JSON.parse(row.parser_state) as unknown);
-      } catch {
-        // read afresh by the adapter
+    for (let page = states.parserStatesAfter(root, root, STATES_PAGE); page.length; page = states.parserStatesAfter(root, page.at(-1)!.path, STATES_PAGE)) {
+      for (const row of page) {
+        try {
+          out.set(row.path, JSON.parse(row.parser_state) as unknown);
+        } catch {
+          // read afresh by the adapter
+        }
       }
+      yield PAUSE;
     }
     return out;
+  }
+
+  /** The same at once, for an adapter's orderFolder. */
+  const stored: StoredStates = (folder) => {
+    const pages = storedPaged(folder);
+    for (;;) {
+      const next = pages.next();
+      if (next.done) return next.value;
+    }
   };
 
   /**
-   * The session files under `dir`, depth first. `ordered`: in name order, or the adapter's (agents
-   * that spread a conversation over many files, OpenCode, append its entries in the order their
-   * files are read); a walk that only counts skips that. Problems are reported when `stats` is given.
+   * The entries of `dir`, null when it cannot be read. A folder of many brief folders (OpenCode's part
+   * folder, see Adapter.briefFolders) is read a piece at a time with a pause between pieces; others at
+   * once (readdirSync: a third of opendir's cost for the thousands of small folders).
    */
-  function* walk(dir: string, adapter: Adapter, stats: ScanStats | null, ordered: boolean): Generator<string> {
-    let items: fs.Dirent[];
+  function* list(dir: string, adapter: Adapter, stats: ScanStats | null): Generator<Pause, fs.Dirent[] | null> {
+    let handle: fs.Dir | null = null;
     try {
-      items = fs.readdirSync(dir, { withFileTypes: true });
+      if (adapter.briefFolders?.(dir) !== true) return fs.readdirSync(dir, { withFileTypes: true });
+      const items: fs.Dirent[] = [];
+      handle = fs.opendirSync(dir, { bufferSize: 256 });
+      for (let item = handle.readSync(); item; item = handle.readSync()) {
+        if (items.push(item) % LISTING_PIECE === 0) yield PAUSE;
+      }
+      return items;
     } catch (err) {
       if (stats) report(stats, { path: dir, line: null, reason: `cannot read folder: ${(err as Error).message}` });
-      return;
+      return null;
+    } finally {
+      // Also when the walk is given up at a pause (a scan stopped by an error).
+      handle?.closeSync();
     }
-    if (ordered) {
+  }
+
+  /** The folder's entries in the adapter's order (see Adapter.orderFolder), the states it reads read ahead with pauses. */
+  function* ordered(dir: string, adapter: Adapter, items: fs.Dirent[]): Generator<Pause, fs.Dirent[]> {
+    if (!adapter.orderFolder) return items;
+    const statesFolder = adapter.orderStatesFolder?.(dir);
+    const ahead = statesFolder === undefined ? null : yield* storedPaged(statesFolder);
+    const given: StoredStates = (folder) => (ahead && folder === statesFolder ? ahead : stored(folder));
+    const byName = new Map(items.map((item) => [item.name, item]));
+    const order = adapter.orderFolder(dir, items.map((item) => item.name), given).map((name) => byName.get(name)!);
+    if (items.length >= LISTING_PIECE) yield PAUSE;
+    return order;
+  }
+
+  /**
+   * The session files under `dir`, depth first, with a pause after each folder listed (and within a
+   * long listing or ordering). `ordered`: in name order, or the adapter's (agents that spread a
+   * conversation over many files, OpenCode, append its entries in the order their files are read); a
+   * walk that only counts skips that. Problems are reported when `stats` is given.
+   */
+  function* walk(dir: string, adapter: Adapter, stats: ScanStats | null, inOrder: boolean): Generator<string | Pause> {
+    let items = yield* list(dir, adapter, stats);
+    if (!items) return;
+    if (inOrder) {
       items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      if (adapter.orderFolder) {
-        const byName = new Map(items.map((item) => [item.name, item]));
-        items = adapter.orderFolder(dir, items.map((item) => item.name), stored).map((name) => byName.get(name)!);
-      }
+      items = yield* ordered(dir, adapter, items);
     }
+    yield PAUSE;
     // `dir` is resolved and a listed name holds no separator: joined without path.join's normalizing
     // (a tenth of an unchanged re-scan's walk at 10k).
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
@@ -86,7 +150,7 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
       const full = prefix + item.name;
       // Directory symlinks are not followed: they can loop, and agents do not write them.
       if (item.isDirectory()) {
-        if (!adapter.skipFolder?.(item.name)) yield* walk(full, adapter, stats, ordered);
+        if (!adapter.skipFolder?.(item.name)) yield* walk(full, adapter, stats, inOrder);
       }
       // Anything else named like a session (a file, a link, a FIFO…) goes to indexFile, which reads only
       // regular files and records the rest.
@@ -94,16 +158,20 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
     }
   }
 
-  /** The session files of one source: its root itself when that is a file. */
-  function* filesOf(root: string, adapter: Adapter, stats: ScanStats | null, ordered: boolean): Generator<string> {
+  /** The session files of one source, with pauses: its root itself when that is a file. */
+  function* filesOf(root: string, adapter: Adapter, stats: ScanStats | null, ordered: boolean): Generator<string | Pause> {
     if (!fs.existsSync(root)) return;
     if (fs.statSync(root).isFile()) yield root;
     else yield* walk(root, adapter, stats, ordered);
   }
 
-  function count(files: Iterable<string>): number {
+  /** How many files `files` gives, pausing where it pauses. */
+  function* count(files: Iterable<string | Pause>): Generator<Pause, number> {
     let n = 0;
-    for (const _ of files) n++;
+    for (const file of files) {
+      if (file === PAUSE) yield PAUSE;
+      else n++;
+    }
     return n;
   }
 
@@ -151,7 +219,7 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
     }
   }
 
-  function* discover(sources: readonly Source[], stats: ScanStats, expect?: (files: number) => void): Generator<Chunk> {
+  function* discover(sources: readonly Source[], stats: ScanStats, expect?: (files: number) => void): Generator<Chunk | null> {
     const roots = sources.map((source) => {
       const adapter = adapters.get(source.kind);
       if (!adapter) throw new Error(`No adapter for source kind ${source.kind}`);
@@ -160,26 +228,43 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
     });
     // Progress wants a total: the rows already there, or, for a folder never indexed, a count of its
     // files (a walk that holds nothing and reads no file; a first index takes far longer than it).
-    const expected = roots.map((r) => (r.before.rows > 0 ? r.before.present : count(filesOf(r.root, r.adapter, null, false))));
+    const expected: number[] = [];
+    for (const r of roots) {
+      if (r.before.rows > 0) expected.push(r.before.present);
+      else expected.push(yield* nulls(count(filesOf(r.root, r.adapter, null, false))));
+    }
     const total = () => expected.reduce((a, b) => a + b, 0);
     expect?.(total());
     for (const [i, { source, adapter, root, before }] of roots.entries()) {
       let found = 0;
       let matched = 0;
-      const files = filesOf(root, adapter, stats, true);
-      for (let chunk = take(files, CHUNK_FILES); chunk.length; chunk = take(files, CHUNK_FILES)) {
+      let chunk: string[] = [];
+      const chunkOf = (files: string[]): Chunk => {
         const known = new Map<string, FileState>();
-        for (const row of states.of(chunk)) {
+        for (const row of states.of(files)) {
           known.set(row.path, row);
           if (row.status !== 'missing' && row.id <= before.maxId) matched++;
         }
-        found += chunk.length;
+        found += files.length;
         if (found > expected[i]!) {
           expected[i] = found;
           expect?.(total());
         }
-        yield { work: chunk.map((file) => ({ kind: source.kind, file })), known };
+        return { work: files.map((file) => ({ kind: source.kind, file })), known };
+      };
+      let resumed = performance.now();
+      for (const file of filesOf(root, adapter, stats, true)) {
+        if (file === PAUSE) {
+          if (performance.now() - resumed < DISCOVER_SLICE_MS) continue;
+          yield null;
+        } else if (chunk.push(file) < CHUNK_FILES) continue;
+        else {
+          yield chunkOf(chunk);
+          chunk = [];
+        }
+        resumed = performance.now();
       }
+      if (chunk.length) yield chunkOf(chunk);
       // A session file that disappeared keeps its conversations; only the file is marked missing.
       // Every row present at the start whose file was found is counted: when they are all of them,
       // none disappeared, and the rows are not read again (the common re-scan). A row changed by
@@ -191,13 +276,14 @@ export function createDiscovery(db: Db, adapters: ReadonlyMap<SourceKind, Adapte
   return { discover };
 }
 
-/** The next `n` items of an iterator (fewer at its end). */
-function take<T>(it: Iterator<T>, n: number): T[] {
-  const out: T[] = [];
-  while (out.length < n) {
-    const next = it.next();
-    if (next.done) break;
-    out.push(next.value);
+/** `steps`'s result, its pauses given on as null once DISCOVER_SLICE_MS have gone by since the last. */
+function* nulls<T>(steps: Generator<Pause, T>): Generator<null, T> {
+  let resumed = performance.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (performance.now() - resumed < DISCOVER_SLICE_MS) continue;
+    yield null;
+    resumed = performance.now();
   }
-  return out;
 }

@@ -154,8 +154,10 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
 
   /**
    * A run, one step at a time, for both drivers: each step indexes the next files (until `slice()`'s
-   * answer says stop) and yields where the round stands; a round with no files yields once, 0 of 0.
-   * The files come a chunk at a time (discover.ts): a scan never holds every file's row.
+   * answer says stop) or finds the next ones, and yields where the round stands; a round with no files
+   * yields once, 0 of 0. The files come a chunk at a time (discover.ts): a scan never holds every
+   * file's row. Finding a chunk is a step of its own, apart from indexing it, and so is each piece of
+   * a long folder listing: an unchanged re-scan's steps each stay short (scanAsync yields between).
    */
   function* steps(sources: readonly Source[], options: ScanOptions, stats: ScanStats, slice: () => () => boolean): Generator<Step> {
     guard(db, () => writer.refreshStaleTerms());
@@ -163,18 +165,22 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       let total = 0;
       let done = 0;
       const chunks = discovery.discover(round, stats, (files) => (total = files));
-      let chunk = guard(db, () => chunks.next());
-      if (chunk.done) yield { done: 0, total: 0, more: false };
-      while (!chunk.done) {
-        const { work, known } = chunk.value;
-        for (let i = 0; i < work.length; ) {
-          const next = indexNext(work, known, i, stats, slice());
-          done += next - i;
-          i = next;
-          if (i === work.length) chunk = guard(db, () => chunks.next());
-          yield { done, total: chunk.done ? done : Math.max(total, done), more: !chunk.done };
+      try {
+        for (let chunk = guard(db, () => chunks.next()); !chunk.done; chunk = guard(db, () => chunks.next())) {
+          yield { done, total: Math.max(total, done), more: true };
+          const { work, known } = chunk.value ?? { work: [], known: new Map() };
+          for (let i = 0; i < work.length; ) {
+            const next = indexNext(work, known, i, stats, slice());
+            done += next - i;
+            i = next;
+            yield { done, total: Math.max(total, done), more: true };
+          }
         }
+      } finally {
+        // A run stopped by an error: the walk closes the folder it was listing.
+        chunks.return(undefined);
       }
+      yield { done, total: done, more: false };
     }
   }
 

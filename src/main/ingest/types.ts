@@ -81,6 +81,11 @@ interface AdapterBase {
    */
   orderFolder?(dir: string, names: string[], stored: StoredStates): string[];
   /**
+   * The folder whose stored states orderFolder(dir) reads, when that is many (OpenCode's message files
+   * for its part folder): a scan reads them ahead a page at a time, yielding between pages.
+   */
+  orderStatesFolder?(dir: string): string | undefined;
+  /**
    * The agent's files lie here and there in trees that are not the agent's (Aider writes into each
    * repository): a folder root is walked at each scan but not watched folder by folder; the files
    * found are given to the watcher one by one (see core.ts).

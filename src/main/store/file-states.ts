@@ -39,9 +39,10 @@ export function createFileStates(db: Db) {
   const presentPage = db.prepare<[string, string, number], Pick<FileState, 'id' | 'path'>>(
     "SELECT id, path FROM source_files WHERE path > ? AND path < ? AND status <> 'missing' ORDER BY path LIMIT ?",
   );
-  // Only under a folder an adapter asks for (OpenCode's message files: many small states).
-  const parserStatesUnder = db.prepare<[string, string], { path: string; parser_state: string }>(
-    'SELECT path, parser_state FROM source_files WHERE path >= ? AND path < ? AND parser_state IS NOT NULL',
+  // Only under a folder an adapter asks for (OpenCode's message files: many small states), a page at a
+  // time: each row is a lookup in the table (the states are not in an index), 7,600 of them at 10k.
+  const parserStatesPage = db.prepare<[string, string, number], { path: string; parser_state: string }>(
+    'SELECT path, parser_state FROM source_files WHERE path > ? AND path < ? AND parser_state IS NOT NULL ORDER BY path LIMIT ?',
   );
   const markMissing = db.prepare("UPDATE source_files SET status = 'missing' WHERE id = ?");
   return {
@@ -53,9 +54,10 @@ export function createFileStates(db: Db) {
       }
       return out;
     },
-    /** The parser states (JSON text) stored for the files under the folder `root`. */
-    parserStatesUnder(root: string): { path: string; parser_state: string }[] {
-      return parserStatesUnder.all(...rangeUnder(root));
+    /** The next `limit` parser states (JSON text) stored for files under the folder `root`, by path, after the path `after` (root itself to start). */
+    parserStatesAfter(root: string, after: string, limit: number): { path: string; parser_state: string }[] {
+      const [from, to] = rangeUnder(root);
+      return parserStatesPage.all(after > from ? after : from, to, limit);
     },
     /** How many rows there are under the folder `root` (an absolute path). */
     countUnder(root: string): RowsUnder {

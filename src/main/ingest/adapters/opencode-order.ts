@@ -20,6 +20,11 @@ export interface MessageTime {
   created: number;
 }
 
+/** A storage folder's folder of message files (one folder per session). */
+export function messageFolder(storage: string): string {
+  return path.join(storage, 'message');
+}
+
 /** Whether `dir` is a storage folder's `part` folder, whose children are named by message id. */
 export function isPartFolder(dir: string): boolean {
   return baseName(dir) === 'part' && baseName(dirName(dir)) === 'storage';
@@ -49,7 +54,7 @@ function storedTime(state: unknown): MessageTime | undefined {
  */
 function messageTimes(storage: string, stored: StoredStates, wanted: readonly string[]): Map<string, number> {
   const times = new Map<string, number>();
-  const messages = path.join(storage, 'message');
+  const messages = messageFolder(storage);
   const kept = stored(messages);
   for (const state of kept.values()) {
     const time = storedTime(state);
@@ -85,6 +90,8 @@ function messageTimes(storage: string, stored: StoredStates, wanted: readonly st
  */
 export function orderPartFolders(dir: string, names: string[], stored: StoredStates): string[] {
   const times = messageTimes(dirName(dir), stored, names);
-  const time = (name: string) => times.get(name) ?? Infinity;
-  return [...names].sort((a, b) => time(a) - time(b) || (a < b ? -1 : a > b ? 1 : 0));
+  // Each name's time looked up once, not at every comparison (35,800 names at 50k).
+  const keyed = names.map((name) => ({ name, time: times.get(name) ?? Infinity }));
+  keyed.sort((a, b) => a.time - b.time || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return keyed.map((k) => k.name);
 }

@@ -11,7 +11,7 @@ import { LineError, type DocumentAdapter, type DocumentReader, type IngestOp } f
 import { readRegularFile, readText } from '../regular-file.js';
 import { readOpencodeDb } from './opencode-db.js';
 import { messageInfo, partOps, sessionOps } from './opencode-parts.js';
-import { isPartFolder, messageTime, orderPartFolders, readMessageFile, type MessageTime } from './opencode-order.js';
+import { isPartFolder, messageFolder, messageTime, orderPartFolders, readMessageFile, type MessageTime } from './opencode-order.js';
 import { toMessage, toPart, toSession, type OcMessage } from './opencode-shapes.js';
 import { baseName, dirName, isObject, nonEmpty, type Json } from './text.js';
 
@@ -163,6 +163,7 @@ export const opencodeAdapter: DocumentAdapter = {
   // A database's name ends in .db: a .json file is none.
   isSessionFile: (file) => (file.endsWith('.json') ? storagePath(file) !== undefined : isDatabase(file)),
   orderFolder: (dir, names, stored) => (isPartFolder(dir) ? orderPartFolders(dir, names, stored) : names),
+  orderStatesFolder: (dir) => (isPartFolder(dir) ? messageFolder(dirName(dir)) : undefined),
   // A message's parts are written while it streams, into part/<message>/.
   briefFolders: isPartFolder,
   sessionFileOf(file) {
