@@ -187,8 +187,13 @@ describe('opencode: the JSON storage files', () => {
     copyTree(V2, path.join(t.home, STORAGE));
     t.scan();
     const messageFiles = t.db.prepare("SELECT count(*) FROM source_files WHERE path LIKE '%/storage/message/%'").pluck().get() as number;
-    // As the index stood at schema 9: message files indexed with no state.
+    // As the index stood at schema 9: message files indexed with no state, and none of migration 11's
+    // kept counts (its table and the triggers filling it; opening the index makes them again).
     t.db.prepare("UPDATE source_files SET parser_state = 'null' WHERE path LIKE '%/storage/message/%'").run();
+    for (const name of t.db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%index_counts%'").pluck().all()) {
+      t.db.exec(`DROP TRIGGER "${String(name)}"`);
+    }
+    t.db.exec('DROP TABLE index_counts');
     t.db.pragma('user_version = 9');
     t.close();
     const u = agentIndex(dir, 'opencode');
