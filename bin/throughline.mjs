@@ -13,14 +13,15 @@ const bundle = path.join(root, '.build', 'cli.mjs');
 const hookBundle = path.join(root, '.build', 'hook.mjs');
 
 /**
- * The hook's bundle, when it is newer than every source file it holds (listed beside it by
- * scripts/build-cli.mjs). Agents run the hook on every prompt, so this check stats a known list
- * instead of walking src/, and a stale or missing bundle falls through to the CLI below.
+ * Whether `bundle` is newer than every source file it holds, listed beside it by
+ * scripts/build-cli.mjs: a known list is stat-ed instead of walking src/ (the walk took 7-40 ms of
+ * every command's start, the daemon's first answer included). A stale or missing bundle, or no list,
+ * is not fresh: the sources run through tsx.
  */
-function hookBundleIsFresh() {
+function isFresh(bundleFile, inputsFile) {
   try {
-    const built = fs.statSync(hookBundle).mtimeMs;
-    const inputs = JSON.parse(fs.readFileSync(path.join(root, '.build', 'hook.inputs.json'), 'utf8'));
+    const built = fs.statSync(bundleFile).mtimeMs;
+    const inputs = JSON.parse(fs.readFileSync(path.join(root, '.build', inputsFile), 'utf8'));
     return inputs.every((file) => fs.statSync(path.join(root, file)).mtimeMs <= built);
   } catch {
     return false;
@@ -30,7 +31,8 @@ function hookBundleIsFresh() {
 /** `hook --help` (or -h) asks for the command's help, which the CLI prints; the hook's bundle only runs hooks. */
 const asksHelp = (args) => args.some((a) => a === '--help' || a === '-h');
 
-if (process.argv[2] === 'hook' && !asksHelp(process.argv.slice(3)) && hookBundleIsFresh()) {
+// Agents run the hook on every prompt: its own bundle when current, else it falls through to the CLI below.
+if (process.argv[2] === 'hook' && !asksHelp(process.argv.slice(3)) && isFresh(hookBundle, 'hook.inputs.json')) {
   try {
     await (await import(pathToFileURL(hookBundle).href)).hookMain(process.argv.slice(3));
   } catch (err) {
@@ -39,26 +41,8 @@ if (process.argv[2] === 'hook' && !asksHelp(process.argv.slice(3)) && hookBundle
   }
 }
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, item.name);
-    newest = Math.max(newest, item.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function bundleIsFresh() {
-  try {
-    const built = fs.statSync(bundle).mtimeMs;
-    return built >= newestSource(path.join(root, 'src', 'main')) && built >= newestSource(path.join(root, 'src', 'shared'));
-  } catch {
-    return false;
-  }
-}
-
 async function load() {
-  if (bundleIsFresh()) return (await import(pathToFileURL(bundle).href)).main;
+  if (isFresh(bundle, 'cli.inputs.json')) return (await import(pathToFileURL(bundle).href)).main;
   const { register } = await import('tsx/esm/api');
   register();
   return (await import('../src/main/cli/main.ts')).main;

@@ -7,8 +7,9 @@
 // Three entry points: the CLI (.build/cli.mjs), the turn-start hook (.build/hook.mjs), which agents
 // run on every prompt and which must load only what its common path needs, and the daemon's reader
 // thread (.build/read-worker.mjs, started by src/main/api/read-pool.ts, which looks for it here). Beside the hook,
-// .build/hook.inputs.json lists the source files its bundle holds (loaded at once or on demand), so
-// bin/throughline.mjs can check it is current by stat-ing those instead of walking src/.
+// .build/hook.inputs.json lists the source files its bundle holds (loaded at once or on demand), and
+// .build/cli.inputs.json those of the CLI and the reader thread, so bin/throughline.mjs can check a
+// bundle is current by stat-ing those instead of walking src/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,5 +66,8 @@ function inputsOf(entry) {
   return [...inputs].sort();
 }
 
-const hookOut = Object.keys(result.metafile.outputs).find((o) => o.endsWith('hook.mjs'));
-fs.writeFileSync(path.join(outdir, 'hook.inputs.json'), JSON.stringify(inputsOf(hookOut), null, 1) + '\n');
+const output = (name) => Object.keys(result.metafile.outputs).find((o) => o.endsWith(name));
+fs.writeFileSync(path.join(outdir, 'hook.inputs.json'), JSON.stringify(inputsOf(output('hook.mjs')), null, 1) + '\n');
+// The CLI's list holds its reader thread's sources too: a daemon run from the bundle starts that bundle's worker.
+const cliInputs = new Set([...inputsOf(output('cli.mjs')), ...inputsOf(output('read-worker.mjs'))]);
+fs.writeFileSync(path.join(outdir, 'cli.inputs.json'), JSON.stringify([...cliInputs].sort(), null, 1) + '\n');
