@@ -67,15 +67,13 @@ export async function appendToSearchable(core: Core, m: Manifest, rounds: number
 function ensureCliBundle(root: string, rebuild: boolean): 'bundle' | 'sources (tsx)' {
   const script = path.join(root, 'scripts', 'build-cli.mjs');
   if (!fs.existsSync(script)) return 'sources (tsx)';
-  const newest = (dir: string): number =>
-    fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-      const full = path.join(dir, e.name);
-      return Math.max(m, e.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-    }, 0);
+  // As bin/throughline.mjs tells it: newer than every source listed beside the bundle (a bundle
+  // without the list, from an older build script, runs the sources).
   const fresh = (): boolean => {
     try {
       const built = fs.statSync(path.join(root, '.build', 'cli.mjs')).mtimeMs;
-      return built >= newest(path.join(root, 'src', 'main')) && built >= newest(path.join(root, 'src', 'shared'));
+      const inputs = JSON.parse(fs.readFileSync(path.join(root, '.build', 'cli.inputs.json'), 'utf8')) as string[];
+      return inputs.every((file) => fs.statSync(path.join(root, file)).mtimeMs <= built);
     } catch {
       return false;
     }
