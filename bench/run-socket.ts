@@ -73,11 +73,11 @@ try {
 
   console.log(`socket bench · ${new Date().toISOString()} · ${os.cpus().length} CPUs · load avg ${load0} → ${load()} · ${manifest.conversations} conversations\n`);
   console.log(`in-process (one at a time): ${inRate.toFixed(0)} calls/s, mean ${ms(inProcess.mean)}; status alone p50 ${ms(statusAlone.p50)}\n`);
-  console.log(`| readers | ${clients} clients p50 / p95 / p99 | calls/s | vs in-process | refused (time limit) | status during a batch (median / max of the status calls) | status right after an append (median / max) | cli |`);
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`| readers | ${clients} clients p50 / p95 / p99 | calls/s | vs in-process | refused (time limit) | status during a batch (median / max of the status calls) | status right after an append (median / max) | RSS at rest · after the round | cli |`);
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const { readers, figures: f } of runs) {
     if (typeof f === 'string') {
-      console.log(`| ${readers} | ${f} | | | | | | |`);
+      console.log(`| ${readers} | ${f} | | | | | | | |`);
       continue;
     }
     const c = f.concurrent;
@@ -85,7 +85,8 @@ try {
     const status = s ? `${ms(s.p50)} / ${ms(s.max)} (${s.n}${f.statusDuringScan ? `, ${f.statusDuringScan} during a re-scan` : ''})` : '–';
     const w = f.statusAfterWrite;
     const afterWrite = w ? `${ms(w.p50)} / ${ms(w.max)} (${w.n})` : '–';
-    console.log(`| ${readers} | ${ms(c.p50)} / ${ms(c.p95)} / ${ms(c.p99)} | ${f.callsPerSec.toFixed(0)} | ${times(f.callsPerSec, inRate)} | ${f.refused ?? 0} | ${status} | ${afterWrite} | ${f.cli} |`);
+    const rss = f.rss ? `${f.rss.idleMB.toFixed(0)} · ${f.rss.afterCalls[0]!.mb.toFixed(0)} MB` : '–';
+    console.log(`| ${readers} | ${ms(c.p50)} / ${ms(c.p95)} / ${ms(c.p99)} | ${f.callsPerSec.toFixed(0)} | ${times(f.callsPerSec, inRate)} | ${f.refused ?? 0} | ${status} | ${afterWrite} | ${rss} | ${f.cli} |`);
   }
   for (const { readers, figures: f } of runs) if (typeof f !== 'string' && f.cpuPerCall) console.log(`\n${readers} readers, daemon CPU per call in the ${clients}-client round: main thread ${ms(f.cpuPerCall.main)}, other threads ${ms(f.cpuPerCall.others.reduce((a, b) => a + b, 0))} (${f.cpuPerCall.others.map(ms).join(', ')})`);
   // Where the daemon's read calls spent their time, from its log: the first line covers the 50-client round.

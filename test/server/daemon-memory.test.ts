@@ -32,6 +32,17 @@ describe('daemon memory', () => {
     expect(READER_OLD_MB).toBeLessThanOrEqual(256);
   });
 
+  it('answers concurrent calls on one reader thread unless told otherwise (a second cost 15-30 MB more under calls, and no calls a second on 2 cores)', async () => {
+    const index = await buildIndex();
+    const env = { ...process.env };
+    delete env.THROUGHLINE_READ_WORKERS;
+    daemon = await startDaemon({ dbPath: index.dbPath, settingsPath: index.settingsPath, socketPath: path.join(index.dir, 'a.sock'), watch: false, log: false, env });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => daemon!.core.api.recall_conversations({ query: 'migration plan', workspace: 'all' })));
+    expect(answers.every((a) => a.hits.length > 0)).toBe(true);
+    await daemon.readers!.ready();
+    expect(daemon.readers!.threads()).toHaveLength(1);
+  });
+
   it("holds its main thread's young generation at its size (V8 doubled it up to 32 MB), also after a reader thread starts, and lets the old one grow less past what it holds", () => {
     const dir = tempDir();
     return buildIndex(dir).then((index) => {

@@ -71,13 +71,17 @@ export interface ReadPool {
 }
 
 /**
- * Reader threads when nothing says otherwise: two (the main thread keeps parsing, routing and
- * writing). THROUGHLINE_READ_WORKERS sets another number; 0 answers every call on the main thread.
+ * Reader threads when nothing says otherwise: one (the main thread keeps parsing, routing and
+ * writing). A second cost the daemon 15-30 MB more under calls (10k: 137 -> 153-162 MB after 50
+ * clients' calls; 50k: 129 -> 172 MB, past issue 16's 150) and gave no more calls a second on 2
+ * cores (10k: 24-25 against 20-27): a reader's call is CPU the main thread and the machine's other
+ * work need too (BENCHMARKS.md). THROUGHLINE_READ_WORKERS sets another number (more cores, more
+ * agents at once); 0 answers every call on the main thread.
  */
 export function defaultReaderCount(env: NodeJS.ProcessEnv = process.env): number {
   const set = env.THROUGHLINE_READ_WORKERS;
   if (set !== undefined && set.trim() !== '' && Number.isInteger(Number(set)) && Number(set) >= 0) return Math.min(Number(set), Math.max(1, os.availableParallelism()));
-  return 2;
+  return 1;
 }
 
 /**

@@ -45,7 +45,7 @@ export interface DaemonOptions {
   /** Serve the UI over localhost HTTP too (`serve --ui`). */
   http?: { host?: string; port?: number; token?: string; rendererDir?: string; allowRemote?: boolean };
   timeoutMs?: number;
-  /** Reader threads answering recall's read calls (default: defaultReaderCount, 2; 0 = on the event loop). */
+  /** Reader threads answering recall's read calls (default: defaultReaderCount, 1; 0 = on the event loop). */
   readers?: number;
 }
 
