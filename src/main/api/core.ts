@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { Access, Api, IndexStatus } from '../../shared/api.js';
 import type { SourceKind } from '../../shared/types.js';
 import { createRecall, createRecallWrites } from '../recall/index.js';
+import { prefetchWordTable } from '../recall/word-neighbors.js';
 import { createIndexer, type Indexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
 import { ADAPTERS, aiderSources, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
@@ -79,6 +80,8 @@ export interface Core {
    * same pool on a second call; none for 0 or an in-memory index. Closed with the core.
    */
   startReaders(count: number, log?: PoolLog, startDelayMs?: number, afterReaderStart?: () => void): ReadPool | null;
+  /** Reads ahead, off the event loop, what a first recall call needs (the word table); the daemon does this as it starts. */
+  prefetch(): Promise<void>;
   close(): void;
 }
 
@@ -283,6 +286,7 @@ export function createCore(options: CoreOptions): Core {
       pool = createReadPool({ dbPath: options.dbPath, nativeBinding: options.nativeBinding, size: count, fallback: local, log, startDelayMs, afterReaderStart });
       return pool;
     },
+    prefetch: prefetchWordTable,
     close() {
       watcher?.close();
       void pool?.close();

@@ -93,6 +93,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       onError: (err) => log('error', `indexing: ${err.message}`),
     });
 
+  // The first suggest reads the 5 MB word table: read while the socket is set up, off the event loop.
+  void core.prefetch();
   let socket;
   try {
     socket = await startSocketServer({ socketPath, api: core.api, activity: core.activity(), log, timeoutMs: options.timeoutMs });
