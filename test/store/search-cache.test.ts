@@ -7,7 +7,8 @@ import { createForgetter } from '../../src/main/store/forget.js';
 import { createSearch } from '../../src/main/store/search.js';
 import { createWriter } from '../../src/main/store/writer.js';
 import { createActivityLog } from '../../src/main/store/activity.js';
-import { addConversations, tmpDir } from '../recall/helpers.js';
+import { createRecall } from '../../src/main/recall/index.js';
+import { addConversations, NOW, tmpDir } from '../recall/helpers.js';
 
 describe('the search cache', () => {
   it('follows new and forgotten conversations written by another connection', () => {
@@ -64,5 +65,46 @@ describe('the search cache', () => {
     createWriter(db).refreshStaleTerms();
     expect(search.termDf(kafka!)).toBe(1);
     db.close();
+  });
+
+  it("reads the indexes' version once per call, and again in the next call", () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'index.sqlite');
+    const writerDb = openDb(file);
+    addConversations(writerDb, dir, [
+      { key: 'a', title: 'zebra crossing', entries: ['the zebra crossing test fails on the kafka consumer', 'fixed the consumer lag'] },
+      { key: 'b', entries: ['kafka consumer lag again', 'ok'] },
+    ]);
+    const reader = openDb(file, { readonly: true });
+    // Counts the reads of the version (the full-text indexes' structure records) on the real connection.
+    let versionReads = 0;
+    const prepare = reader.prepare.bind(reader);
+    reader.prepare = ((sql: string) => {
+      const st = prepare(sql);
+      if (!sql.includes('_data WHERE id = 10')) return st;
+      const all = st.all.bind(st);
+      st.all = (...args: unknown[]) => {
+        versionReads++;
+        return all(...(args as []));
+      };
+      return st;
+    }) as typeof reader.prepare;
+    const recall = createRecall(reader);
+    const now = new Date(NOW).toISOString();
+    const text = 'the zebra crossing test and the kafka consumer lag';
+    const before = recall.recall({ query: text, now });
+    expect(before.hits.length).toBe(2);
+    expect(versionReads).toBe(1);
+    recall.suggest({ text, now, scope: 'everywhere' });
+    expect(versionReads).toBe(2);
+
+    // Another connection adds a conversation between two calls: the next call counts it.
+    addConversations(writerDb, dir, [{ key: 'c', entries: ['zebra stripes on the kafka dashboard', 'done'] }]);
+    createWriter(writerDb).refreshStaleTerms();
+    const after = recall.recall({ query: text, now });
+    expect(after.hits.length).toBe(3);
+    expect(versionReads).toBe(3);
+    reader.close();
+    writerDb.close();
   });
 });
