@@ -176,16 +176,27 @@ describe('setting the watches', () => {
 
 describe('the periodic scan', () => {
   it('comes later when scans take long: a scan takes at most 1/RESCAN_SPACING of the time', async () => {
-    let scans = 0;
+    const scans: { start: number; end: number }[] = [];
     watcher = watchSources([], ADAPTERS, {
       onFile: () => {},
-      // Each scan takes 25 ms, so the next comes 25 × RESCAN_SPACING ms after it ends, not 5 ms.
-      onRescan: () => new Promise((resolve) => { scans++; setTimeout(resolve, 25); }),
+      // Each scan takes 25 ms (more on a busy machine), so the next comes its length × RESCAN_SPACING
+      // after it ends, not 5 ms after. Measured from the scans' own times: a timer late under load
+      // (CI shares 2 cores) makes a scan longer and the gap longer with it, never shorter.
+      onRescan: () =>
+        new Promise((resolve) => {
+          const scan = { start: performance.now(), end: Number.NaN };
+          scans.push(scan);
+          setTimeout(() => resolve((scan.end = performance.now())), 25);
+        }),
       rescanMs: 5,
     });
-    await new Promise((resolve) => setTimeout(resolve, 25 * RESCAN_SPACING * 0.6));
-    expect(scans).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 25 * RESCAN_SPACING));
-    expect(scans).toBe(2);
-  });
+    const until = performance.now() + 20_000;
+    while (scans.length < 2 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(scans.length).toBe(2);
+    const [first, second] = scans as [{ start: number; end: number }, { start: number; end: number }];
+    const length = first.end - first.start;
+    expect(length).toBeGreaterThanOrEqual(20);
+    // setTimeout may fire a millisecond early by performance.now(): a little slack below the bound.
+    expect(second.start - first.end).toBeGreaterThanOrEqual(length * RESCAN_SPACING - 5);
+  }, 30_000);
 });
