@@ -63,6 +63,9 @@ describe('signals in words', () => {
     expect(words).toContain('Same workspace');
     expect(words).toContain('Active in the time you named: yesterday');
     for (const w of words) expect(w).not.toMatch(/≈|×|≥|\d\.\d|\(s\)/);
+    // A project the message names by its folder, not the one it is typed in.
+    const named = signalsOf(candidate({ prior: { factor: 1.2, workspace: 1.2, named: true, period: 1, recency: 1, age: 0 } }), cues, NOW);
+    expect(named.map((s) => signalInWords(s, yesterdayEvening, NOW))).toContain('In the project your message names');
   });
 });
 
