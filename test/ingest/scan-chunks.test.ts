@@ -7,6 +7,7 @@ import { CHUNK_FILES } from '../../src/main/ingest/discover.js';
 import { createIndexer, type ScanProgress } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
 import { openDb, type Db } from '../../src/main/store/db.js';
+import { onRowsReturned } from '../helpers/rows-returned.js';
 import { FIXTURES, useTmp } from '../helpers/tmp.js';
 
 const tmp = useTmp('tl-scan-chunks-');
@@ -20,19 +21,10 @@ const SLOW_MACHINE_MS = 120_000;
 /** The most rows any one statement answered at once on this connection, and the rows in all. */
 function watchRows(db: Db): { most: number; all: number } {
   const seen = { most: 0, all: 0 };
-  const prepare = db.prepare.bind(db);
-  // The real statements, each answer's length noted on its way back.
-  (db as { prepare: typeof db.prepare }).prepare = ((sql: string) => {
-    const statement = prepare(sql);
-    const all = statement.all.bind(statement);
-    statement.all = ((...params: unknown[]) => {
-      const rows = all(...params);
-      seen.most = Math.max(seen.most, rows.length);
-      seen.all += rows.length;
-      return rows;
-    }) as typeof statement.all;
-    return statement;
-  }) as typeof db.prepare;
+  onRowsReturned(db, (rows) => {
+    seen.most = Math.max(seen.most, rows.length);
+    seen.all += rows.length;
+  });
   return seen;
 }
 

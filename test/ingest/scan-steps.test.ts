@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createIndexer } from '../../src/main/ingest/scan.js';
 import { ADAPTERS } from '../../src/main/ingest/sources.js';
 import { openDb, type Db } from '../../src/main/store/db.js';
+import { onRowsReturned } from '../helpers/rows-returned.js';
 import { useTmp } from '../helpers/tmp.js';
 
 const tmp = useTmp('tl-scan-steps-');
@@ -43,17 +44,9 @@ function writeStorage(storage: string): void {
 function perTurn(db: Db) {
   const turns: { rows: number; entries: number }[] = [{ rows: 0, entries: 0 }];
   const now = () => turns.at(-1)!;
-  const prepare = db.prepare.bind(db);
-  (db as { prepare: typeof db.prepare }).prepare = ((sql: string) => {
-    const statement = prepare(sql);
-    const all = statement.all.bind(statement);
-    statement.all = ((...params: unknown[]) => {
-      const rows = all(...params);
-      now().rows += rows.length;
-      return rows;
-    }) as typeof statement.all;
-    return statement;
-  }) as typeof db.prepare;
+  onRowsReturned(db, (rows) => {
+    now().rows += rows.length;
+  });
   const readdir = fs.readdirSync;
   vi.spyOn(fs, 'readdirSync').mockImplementation(((dir: fs.PathLike, options?: unknown) => {
     const names = readdir(dir, options as never) as unknown[];
