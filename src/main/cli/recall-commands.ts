@@ -83,6 +83,7 @@ conversation holds every word, the answer says it shows partial matches. A term 
   --workspace PATH   only this workspace (default: all)
   --since DATE       only conversations active since DATE
   --subagents        include sub-agent conversations
+  --now ISO          the clock for recency (reproducible scores)
 ${DB_HELP}: {"hits", "more", "relaxed", …}
 `,
   async run(args, io) {
@@ -101,6 +102,7 @@ ${DB_HELP}: {"hits", "more", "relaxed", …}
         workspace: values.workspace ?? 'all',
         since: dateFlag(values.since, 'since'),
         includeSubagents: values.subagents,
+        now: dateFlag(values.now, 'now'),
       });
       if (values.json) printJson(io, { hits: r.hits, more: r.more, relaxed: r.relaxed, note: r.note, truncated: r.truncated });
       else if (forPerson(io, values.json)) {
