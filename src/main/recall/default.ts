@@ -230,7 +230,12 @@ export function createDefaultStrategy(p: DefaultParams = DEFAULT_PARAMS): Strate
         const row = places.get(s.id);
         if (!row) continue;
         const prior = priorOf(row, { workspace: ctx.workspace, now: ctx.now, halfLifeDays: ctx.gate.halfLifeDays, names }, cues, p);
-        candidates.push({ ...s, final: s.score * prior.factor, prior, updatedAt: row.updated_at });
+        // The scored object itself, its three fields added (a copy of 200 of them per call cost ~3 % of a suggestion).
+        const c = s as Candidate;
+        c.final = s.score * prior.factor;
+        c.prior = prior;
+        c.updatedAt = row.updated_at;
+        candidates.push(c);
       }
       const coverageOfSaid = outputAwareCoverage(terms, machine);
       if (coverageOfSaid) for (const c of candidates) c.coverage = coverageOfSaid(c);

@@ -505,11 +505,14 @@ export function createSearch(db: ReadableDb): Search {
         // summary's origin from the facts, read once per conversation in the query.
         facts.read(titleRows);
         facts.read(summaryRows);
-        const within = (rows: number[]): [number, number][] =>
-          rows.flatMap((id) => {
+        const within = (rows: number[]): [number, number][] => {
+          const out: [number, number][] = [];
+          for (const id of rows) {
             const f = facts.get(id);
-            return f ? [[id, f.ownSummary ? 1 : 0]] : [];
-          });
+            if (f) out.push([id, f.ownSummary ? 1 : 0]);
+          }
+          return out;
+        };
         title = within(titleRows);
         summary = within(summaryRows);
       } else {
@@ -540,9 +543,14 @@ export function createSearch(db: ReadableDb): Search {
       return {
         bounds,
         read(ids) {
-          const missing = ids.filter((id) => !known.has(id));
+          const missing: number[] = [];
+          for (const id of ids) {
+            if (known.has(id)) continue;
+            // Listed once even when `ids` repeats it.
+            known.set(id, null);
+            missing.push(id);
+          }
           if (!missing.length) return;
-          for (const id of missing) known.set(id, null);
           for (const [id, length, own] of s.facts.all({ ...params, ids: JSON.stringify(missing) })) known.set(id, { length, ownSummary: own === 1 });
         },
         get: (id) => known.get(id) ?? null,
@@ -578,10 +586,18 @@ export function createSearch(db: ReadableDb): Search {
 
 /** The rows whose conversation is within the facts' bounds, in their order (each conversation read once). */
 function withinFacts(rows: TermEntryRow[], facts: ConversationFacts): TermEntryRow[] {
-  const ids = new Set<number>();
-  for (const row of rows) ids.add(row[1]);
-  facts.read([...ids]);
-  return rows.filter((row) => facts.get(row[1]) !== null);
+  // A conversation's entries come together (ids ascend within one): each owner is listed once or a few times.
+  const ids: number[] = [];
+  for (let i = 0, last = -1; i < rows.length; i++) if (rows[i]![1] !== last) ids.push((last = rows[i]![1]));
+  facts.read(ids);
+  let kept = 0;
+  for (let i = 0, last = -1, within = false; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row[1] !== last) within = facts.get((last = row[1])) !== null;
+    if (within) rows[kept++] = row;
+  }
+  rows.length = kept;
+  return rows;
 }
 
 /** A SQLite varint at the start of `buf` (FTS5's record format): 0 for an empty buffer. */
