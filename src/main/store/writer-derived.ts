@@ -5,6 +5,7 @@
 import type { WritableDb } from './db.js';
 import type { ConvRow } from './interface.js';
 import { deriveSummary } from './derived-summary.js';
+import type { FtsWrites } from './fts-writes.js';
 
 export interface Derived {
   /** Everything derived from the conversation's entries, after a batch; `deferTerms`: its terms document is only marked stale. */
@@ -21,7 +22,7 @@ export interface Derived {
   refreshSummary(convId: number): void;
 }
 
-export function createDerived(db: WritableDb): Derived {
+export function createDerived(db: WritableDb, fts: FtsWrites): Derived {
   const s = {
     convById: db.prepare<[number], ConvRow>('SELECT id, title, summary, workspace, file_id, session_id, parent_key FROM conversations WHERE id = ?'),
     convStats: db.prepare<[number], { n: number; first: number | null; last: number | null }>(
@@ -82,17 +83,17 @@ export function createDerived(db: WritableDb): Derived {
   function refreshSummaryFields(conv: ConvRow): void {
     const derived = deriveSummary({ firstRequest: s.firstRequest.get(conv.id) ?? null, lastReply: s.lastReply.get(conv.id) ?? null });
     s.setDerived.run(derived, conv.id, derived);
-    s.convFtsDelete.run(conv.id);
-    s.convFtsInsert.run(conv.id, conv.title, conv.summary ?? (derived || null), conv.workspace);
+    fts.run(s.convFtsDelete, conv.id);
+    fts.run(s.convFtsInsert, conv.id, conv.title, conv.summary ?? (derived || null), conv.workspace);
   }
 
   /** The conversation's one conversation_terms document, from all its indexed text. */
   function rebuildTerms(convId: number, conv = s.convById.get(convId)): void {
-    s.termsDelete.run(convId);
+    fts.run(s.termsDelete, convId);
     s.termsFresh.run(convId);
     if (!conv) return;
     const text = s.convText.get(convId)?.text ?? '';
-    s.termsInsert.run(convId, `${conv.title}\n${conv.summary ?? ''}\n${text}`);
+    fts.run(s.termsInsert, convId, `${conv.title}\n${conv.summary ?? ''}\n${text}`);
   }
 
   return {

@@ -3,6 +3,7 @@
 import type { WritableDb } from './db.js';
 import type { EntryRecord, SourcedRecord } from './ops.js';
 import { redactPrivate } from '../privacy.js';
+import type { FtsWrites } from './fts-writes.js';
 
 type Stored = { id: number; text: string; indexed: number };
 /** All but the first two (conversation and seq) of a row's columns. */
@@ -35,7 +36,7 @@ export interface EntryRows {
   drop(convId: number, sourceId: string, parts: boolean): void;
 }
 
-export function createEntryRows(db: WritableDb): EntryRows {
+export function createEntryRows(db: WritableDb, fts: FtsWrites): EntryRows {
   const s = {
     entry: db.prepare<[number, number], Stored>('SELECT id, text, indexed FROM entries WHERE conversation_id = ? AND seq = ?'),
     bySource: db.prepare<[number, string], Stored & { seq: number }>(
@@ -85,13 +86,13 @@ export function createEntryRows(db: WritableDb): EntryRows {
     ];
     const old = s.entry.get(convId, e.seq);
     if (old) {
-      if (old.indexed) s.ftsDelete.run(old.id, old.text);
+      if (old.indexed) fts.run(s.ftsDelete, old.id, old.text);
       const [, , ...columns] = row;
       s.updateEntry.run(...columns, old.id);
-      if (indexed) s.ftsInsert.run(old.id, text);
+      if (indexed) fts.run(s.ftsInsert, old.id, text);
     } else {
       const id = s.insertEntry.run(...row).lastInsertRowid;
-      if (indexed) s.ftsInsert.run(id, text);
+      if (indexed) fts.run(s.ftsInsert, id, text);
     }
   }
 
@@ -109,7 +110,7 @@ export function createEntryRows(db: WritableDb): EntryRows {
       const rows = s.bySource.all(convId, sourceId);
       if (parts) rows.push(...s.byParts.all(convId, `${sourceId}#`, `${sourceId}$`));
       for (const old of rows) {
-        if (old.indexed) s.ftsDelete.run(old.id, old.text);
+        if (old.indexed) fts.run(s.ftsDelete, old.id, old.text);
         s.deleteEntry.run(old.id);
       }
     },

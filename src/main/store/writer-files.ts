@@ -4,6 +4,7 @@ import type { SourceKind } from '../../shared/types.js';
 import type { WritableDb } from './db.js';
 import type { FileProgress, FileRow, LineProblem } from './interface.js';
 import { writeTransaction } from './write-lock.js';
+import type { FtsWrites } from './fts-writes.js';
 
 export interface FileRows {
   fileRow(path: string): FileRow | undefined;
@@ -21,7 +22,7 @@ export interface FileRows {
 /** A new source_files row's columns but its id, path and kind: the table's defaults (schema.ts). */
 const NEW_FILE = { size: 0, mtime_ms: 0, inode: 0, committed_offset: 0, committed_line: 0, parser_state: null, status: 'ok', error: null, indexed_at: null } as const;
 
-export function createFileRows(db: WritableDb): FileRows {
+export function createFileRows(db: WritableDb, fts: FtsWrites): FileRows {
   const s = {
     file: db.prepare<[string], FileRow>('SELECT * FROM source_files WHERE path = ?'),
     // Another process (a second `index` run, the daemon) may insert the same file between our read
@@ -65,10 +66,10 @@ export function createFileRows(db: WritableDb): FileRows {
     },
     reset(file) {
       for (const conv of s.fileConvs.all(file.id)) {
-        for (const e of s.convEntries.all(conv.id)) s.ftsDelete.run(e.id, e.text);
+        for (const e of s.convEntries.all(conv.id)) fts.run(s.ftsDelete, e.id, e.text);
         s.deleteEntries.run(conv.id);
-        s.convFtsDelete.run(conv.id);
-        s.termsDelete.run(conv.id);
+        fts.run(s.convFtsDelete, conv.id);
+        fts.run(s.termsDelete, conv.id);
         s.resetConv.run(conv.id);
       }
       s.rewindFile.run(file.id);

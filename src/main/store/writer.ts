@@ -20,6 +20,7 @@ import { createPlacement } from './writer-place.js';
 import { createConversationRows, mergeMeta } from './writer-conversations.js';
 import { createEntryRows } from './writer-entries.js';
 import { createDerived } from './writer-derived.js';
+import { createFtsWrites } from './fts-writes.js';
 
 export type { Announced, ConvRow, FileProgress, FileRow, LineProblem, Placed, Writer } from './interface.js';
 
@@ -41,14 +42,21 @@ export interface WriterOptions {
 }
 
 export function createWriter(db: WritableDb, options: WriterOptions = {}): Writer {
-  const files = createFileRows(db);
+  const fts = createFtsWrites();
+  const files = createFileRows(db, fts);
   const conversations = createConversationRows(db);
-  const placement = createPlacement(db, conversations, createForgetter(db), {
+  const forgetter = createForgetter(db);
+  // Forgetting deletes full-text rows with statements of its own: the held writes go first.
+  const forget: typeof forgetter.forget = (...args) => {
+    fts.flush();
+    return forgetter.forget(...args);
+  };
+  const placement = createPlacement(db, conversations, { ...forgetter, forget }, {
     exclusions: options.exclusions ?? (() => NO_EXCLUSIONS),
     sharesConversations: options.sharesConversations,
   });
-  const entries = createEntryRows(db);
-  const derived = createDerived(db);
+  const entries = createEntryRows(db, fts);
+  const derived = createDerived(db, fts);
   /**
    * While a group of batches is applied in one transaction (see deferDerived): the conversations its
    * batches touched, each with whether its last batch said `more`, derived once at the group's end.
@@ -153,18 +161,21 @@ export function createWriter(db: WritableDb, options: WriterOptions = {}): Write
       if (pending) return apply();
       pending = new Map();
       pendingRebuild = false;
-      let done: Map<number, boolean>;
-      let result: T;
-      try {
-        result = apply();
-      } finally {
-        done = pending;
-        pending = null;
-      }
-      // A conversation forgotten by a later batch of the group (an exclusion) has no row left to derive.
-      for (const [convId, more] of done) if (derived.exists(convId)) derived.finish(convId, more);
-      if (pendingRebuild) derived.rebuildStale();
-      return result;
+      // The full-text rows are written after every other row of the group (see fts-writes.ts).
+      return fts.held(() => {
+        let done: Map<number, boolean>;
+        let result: T;
+        try {
+          result = apply();
+        } finally {
+          done = pending!;
+          pending = null;
+        }
+        // A conversation forgotten by a later batch of the group (an exclusion) has no row left to derive.
+        for (const [convId, more] of done) if (derived.exists(convId)) derived.finish(convId, more);
+        if (pendingRebuild) derived.rebuildStale();
+        return result;
+      });
     },
     place(file: FileRow, conv: string, announced: Announced): Placed {
       if (!db.inTransaction) throw new Error('place needs an open write transaction');
