@@ -75,13 +75,13 @@ export class BatchGroup {
    * own per file before it.
    */
   newRow(path: string, kind: SourceKind): FileRow {
-    if (!this.held) return this.writer.ensureFile(path, kind);
+    if (!this.held) return this.writer.ensureFile(path, kind, true);
     return { id: 0, path, kind, size: 0, mtime_ms: 0, inode: 0, committed_offset: 0, committed_line: 0, parser_state: null, status: 'ok' };
   }
 
   /** `row` with the id of its stored row, written now if it is a new file's. */
   stored(row: FileRow): FileRow {
-    return row.id ? row : { ...row, id: this.writer.ensureFile(row.path, row.kind).id };
+    return row.id ? row : { ...row, id: this.writer.ensureFile(row.path, row.kind, true).id };
   }
 
   /** Whether parsing that has taken `parsedMs` leaves room to apply it under the group's time bound. */

@@ -69,8 +69,11 @@ export function createFileIndexer(
     // A document's stamp may be another file's (its sidecar, a database's journal): see DocumentAdapter.stamp.
     const stamp = whole?.stamp ? whole.stamp(file, st) : st;
     const mtimeMs = Math.floor(stamp.mtimeMs);
-    if (unchanged(known.get(file), stamp.size, mtimeMs, st.ino)) return stats;
-    let row = writer.fileRow(file);
+    const found = known.get(file);
+    if (unchanged(found, stamp.size, mtimeMs, st.ino)) return stats;
+    // A file discovery found no row for is new (read from its start, inserted with its first batch): if
+    // another process indexed it since, that batch finds their row and leaves the file to them.
+    let row = found || known === NONE ? writer.fileRow(file) : undefined;
     if (unchanged(row, stamp.size, mtimeMs, st.ino)) return stats;
     const createParser = adapter.createParser?.bind(adapter);
     if (!whole && !createParser) throw new Error(`The ${kind} adapter reads ${file} neither whole nor by line`);

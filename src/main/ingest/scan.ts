@@ -100,7 +100,10 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
     files.indexFile(item.kind, item.file, stats, known, st);
   };
 
-  /** Bytes of `file` not indexed yet (0 when it cannot be read: indexFile reports that). */
+  /**
+   * Bytes of `file` not indexed yet (0 when it cannot be read: indexFile reports that), as far as the
+   * rows discovery read say: a file another process indexed since is only taken for a larger one.
+   */
   function pendingBytes(file: string, known: KnownFiles): number {
     let st: fs.Stats;
     try {
@@ -109,7 +112,7 @@ export function createIndexer(db: Db, adapters: ReadonlyMap<SourceKind, Adapter>
       return 0;
     }
     peeked = { file, st };
-    return st.size - (known.get(file)?.committed_offset ?? writer.fileRow(file)?.committed_offset ?? 0);
+    return st.size - (known.get(file)?.committed_offset ?? 0);
   }
 
   /**

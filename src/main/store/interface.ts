@@ -203,8 +203,8 @@ export type Placed = { key: string; row: ConvRow | undefined } | { exclusion: st
 /** The only way ops reach the index. Each call is its own write transaction, or a savepoint of the caller's. */
 export interface Writer {
   fileRow(path: string): FileRow | undefined;
-  /** The file's row, inserted if new. */
-  ensureFile(path: string, kind: SourceKind): FileRow;
+  /** The file's row, inserted if new; `likelyNew`: the caller found no row for it (tried as an insert first). */
+  ensureFile(path: string, kind: SourceKind, likelyNew?: boolean): FileRow;
   /** Applies a batch of ops with the file's progress, in one transaction; the stored id of each conversation named (null: excluded). */
   commitBatch(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more?: boolean): Map<string, number | null>;
   /** The same inside the caller's open transaction, with no savepoint of its own. */

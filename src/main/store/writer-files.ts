@@ -8,8 +8,10 @@ import type { FtsWrites } from './fts-writes.js';
 
 export interface FileRows {
   fileRow(path: string): FileRow | undefined;
+  /** How far the file's row says it was read (undefined: no row), from the covering index alone. */
+  committedOffset(path: string): number | undefined;
   /** The file's row, inserted if new (its own transaction, or part of the caller's). */
-  ensureFile(path: string, kind: SourceKind): FileRow;
+  ensureFile(path: string, kind: SourceKind, likelyNew?: boolean): FileRow;
   /** The file's progress, in the caller's transaction. */
   commitProgress(file: FileRow, progress: FileProgress): void;
   /** Drops everything the file produced, keeping conversation rows (and so their ids); in the caller's transaction. */
@@ -25,6 +27,8 @@ const NEW_FILE = { size: 0, mtime_ms: 0, inode: 0, committed_offset: 0, committe
 export function createFileRows(db: WritableDb, fts: FtsWrites): FileRows {
   const s = {
     file: db.prepare<[string], FileRow>('SELECT * FROM source_files WHERE path = ?'),
+    // Not the whole row: it carries the parser state, often in overflow pages.
+    offset: db.prepare<[string], number>('SELECT committed_offset FROM source_files INDEXED BY source_files_state WHERE path = ?').pluck(),
     // Another process (a second `index` run, the daemon) may insert the same file between our read
     // and this insert: theirs is as good as ours.
     insertFile: db.prepare('INSERT INTO source_files (path, kind) VALUES (?, ?) ON CONFLICT (path) DO NOTHING'),
@@ -53,8 +57,11 @@ export function createFileRows(db: WritableDb, fts: FtsWrites): FileRows {
 
   return {
     fileRow: (path) => s.file.get(path),
-    ensureFile(path, kind) {
-      const existing = s.file.get(path);
+    committedOffset: (path) => s.offset.get(path),
+    ensureFile(path, kind, likelyNew = false) {
+      // A file the caller found no row for is inserted first rather than looked up first, and looked
+      // up only if another process inserted it meanwhile.
+      const existing = likelyNew ? undefined : s.file.get(path);
       if (existing) return existing;
       // Inserted now: the row is the table's defaults, no need to read it back.
       const { changes, lastInsertRowid } = insertFile(path, kind);

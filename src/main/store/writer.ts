@@ -72,8 +72,8 @@ export function createWriter(db: WritableDb, options: WriterOptions = {}): Write
    */
   function commitBatchBody(file: FileRow, ops: readonly IngestOp[], progress: FileProgress, more = false): Map<string, number | null> {
     // Compare-and-set on the offset: two indexers on one file must not interleave their batches.
-    const current = files.fileRow(file.path);
-    if (current && current.committed_offset !== file.committed_offset) throw new StaleFileError(file.path);
+    const offset = files.committedOffset(file.path);
+    if (offset !== undefined && offset !== file.committed_offset) throw new StaleFileError(file.path);
     const target = placement.targets(file, ops);
     const touched = new Map<string, ConvRow>();
     let inserted = false;
