@@ -10,7 +10,34 @@ import { createActivityLog } from '../../src/main/store/activity.js';
 import { createRecall } from '../../src/main/recall/index.js';
 import { addConversations, NOW, tmpDir } from '../recall/helpers.js';
 
+/** N and the mean conversation length as a scan of every conversation gives them. */
+const scanned = (db: ReturnType<typeof openDb>) => {
+  const r = db.prepare('SELECT count(*) AS n, avg(entry_count) AS avg FROM conversations').get() as { n: number; avg: number | null };
+  return { conversations: r.n, avgEntries: r.avg ?? 0 };
+};
+
 describe('the search cache', () => {
+  it('reads N and the mean length from the counts the index keeps: what a scan of the conversations gives', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'index.sqlite');
+    const writerDb = openDb(file);
+    const reader = openDb(file, { readonly: true });
+    const search = createSearch(reader);
+    expect(search.corpusStats()).toEqual({ conversations: 0, avgEntries: 0 });
+    const ids = addConversations(writerDb, dir, [
+      { key: 'a', entries: ['the zebra crossing test', 'ok', 'and one more'] },
+      { key: 'b', source: 'claude-code', entries: ['zebra stripes', 'fixed', 'a', 'b', 'c', 'd', 'e'] },
+      { key: 's', isSubagent: true, parentKey: 'a', entries: ['checked by a sub-agent'] },
+    ]);
+    expect(search.corpusStats()).toEqual(scanned(reader));
+    expect(search.corpusStats()).toEqual({ conversations: 3, avgEntries: 11 / 3 });
+    createForgetter(writerDb).forget(ids.get('b')!, 'test');
+    expect(search.corpusStats()).toEqual(scanned(reader));
+    expect(search.corpusStats().conversations).toBe(2);
+    reader.close();
+    writerDb.close();
+  });
+
   it('follows new and forgotten conversations written by another connection', () => {
     const dir = tmpDir();
     const file = path.join(dir, 'index.sqlite');
