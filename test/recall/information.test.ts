@@ -47,9 +47,17 @@ describe('information of a term', () => {
     const node = machineOutputKeys('recon-cli broke again: Error [ERR_REQUIRE_ESM]: require() of ES Module not supported');
     expect(node.has('err require esm')).toBe(true);
     expect(node.has('recon cli')).toBe(false);
+    // Go, C and Rust print "Error <doing what>: <cause>"; after a colon that is the program speaking.
+    const go = machineOutputKeys('bumped the version and the ranker pod crashloops: Error loading ONNX shared library "libonnxruntime.so.1.19.2": cannot open shared object file');
+    expect(go.has('onnx')).toBe(true);
+    expect(go.has('object')).toBe(true);
+    expect(go.has('ranker')).toBe(false);
+    expect(go.has('crashloops')).toBe(false);
     // Talking about errors is not pasting one.
     expect(machineOutputKeys('the error handling in the importer swallows timeouts')).toEqual(new Set());
     expect(machineOutputKeys('add an error page for failed payouts\nwhat does the error mean?')).toEqual(new Set());
+    expect(machineOutputKeys('Error handling: the importer swallows timeouts')).toEqual(new Set());
+    expect(machineOutputKeys('two things: Error pages need a retry button, and the toast is too small')).toEqual(new Set());
   });
 
   it('an unknown value or machine-output term counts nothing; a known one, or an unknown name, counts its idf', () => {

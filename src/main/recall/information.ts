@@ -37,8 +37,10 @@ const MACHINE_LINE: readonly RegExp[] = [
 ];
 
 /** An error message pasted inside a sentence: from the program's name, if any, and its error marker
- *  ("… failed last night: pg_restore: error: could not …", "broke again: Error [ERR_X]: …") to the line's end. */
-const INLINE_OUTPUT = /(?:^|\s)(?:[\w.-]+: )?(?:[A-Z]\w*Error|ERROR|[Ee]rror|FATAL|[Ff]atal|panic|npm ERR!)(?: \[[^\]]+\])?:\s/;
+ *  ("… failed last night: pg_restore: error: could not …", "broke again: Error [ERR_X]: …") to the line's end;
+ *  or, after a colon, a capitalized "Error" and its subject up to the cause's colon, as Go, C and Rust
+ *  programs print them ("… crashloops: Error loading shared library "x.so": cannot open …"). */
+const INLINE_OUTPUT = /(?:^|\s)(?:[\w.-]+: )?(?:[A-Z]\w*Error|ERROR|[Ee]rror|FATAL|[Ff]atal|panic|npm ERR!)(?: \[[^\]]+\])?:\s|(?<=: )Error [^:\n]{1,80}:\s/;
 
 /** The keys of the clauses that appear only on lines (or the ends of lines) a program wrote. */
 export function machineOutputKeys(text: string): Set<string> {
