@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Pins, Settings, SettingsPatch, Sensitivity, Scope, type SettingsView } from '../shared/api.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NamedError } from '../shared/errors.js';
 import { issueText } from '../shared/invalid-params.js';
 

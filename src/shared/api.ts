@@ -1,6 +1,6 @@
 // The one api contract. Every transport (Electron IPC, the agent socket, the HTTP bridge, the CLI,
 // MCP) is a thin adapter over these methods; params are validated here, at every boundary.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Conversation, Entry, SourceKind } from './types.js';
 import { SOURCE_KINDS } from './types.js';
 

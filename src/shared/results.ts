@@ -3,7 +3,7 @@
 // another release, or anything else listening on the socket, that answers something else is
 // refused with an error naming the method and the field, instead of failing later on a missing one.
 // Objects are loose: a newer server may add fields, and an older client ignores them.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { MethodName } from './api.js';
 
 const withId = z.looseObject({ id: z.number() });

@@ -6,7 +6,7 @@
 // resolution, so the check and the action cannot differ), and results are filtered after.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Api, MethodName } from '../../shared/api.js';
 import { ApiError, callApi, validate, type Call } from './dispatch.js';
 import { ACCESS, forbidden, type Limit, type MethodPolicy } from './access-table.js';

@@ -1,7 +1,7 @@
 // The agent tools as MCP exposes them: names, descriptions that say when to reach for each (and when
 // not to), and input schemas. The descriptions are the tools' whole user manual for the model, so they
 // carry the rules of seeds/personal-recall-plugin.md and seeds/p2-history-tools-spec.md.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SERVER_INSTRUCTIONS = `Throughline gives you the user's own earlier conversations with coding agents, read-only.
 - When the user points back at earlier work ("like last time", "as we discussed", "the bug we fixed in the parser"), call recall_conversations with a few distinctive words, then read_conversation or conversation_inspect on the hit that matters. Do not search when nothing points back: no fishing.
