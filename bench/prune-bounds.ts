@@ -66,7 +66,7 @@ function shares(text: string, k: number): { total: number; tfLength: number; exa
     finders.includes(t)
       ? t.matchers.filter((m) => m.df > 0).map((m) => {
           const match = clauseMatch(m.clause, 'full');
-          const hits = search.entryHitCount(match);
+          const hits = search.entryCounts(match, null).hits;
           return { ti, s2: m.similarity ** 2, idf: Math.max(1e-6, Math.log((rows! - hits + 0.5) / (hits + 0.5))), rows: search.termEntries(match, bounds, ENTRY_LIMIT) };
         })
       : [],

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '../../src/main/store/db.js';
 import { createSearch, type Bounds, type Search } from '../../src/main/store/search.js';
 import { confineSearch } from '../../src/main/recall/confined.js';
-import { queryTerms, scoreConversations } from '../../src/main/recall/relevance.js';
+import { ENTRY_LIMIT, queryTerms, scoreConversations } from '../../src/main/recall/relevance.js';
 import { parseQuery } from '../../src/main/recall/terms.js';
 import { addConversations, DAY, NOW, tmpDir } from './helpers.js';
 
@@ -81,8 +81,8 @@ describe('terms read together', () => {
       termEntries: (...a) => { const r = search.termEntries(...a); rows.ranked += r.length; return r; },
       entriesMatchingAny: (...a) => { const r = search.entriesMatchingAny(...a); rows.ranked += r?.length ?? 0; return r; },
     };
-    // A term matching more entries than scoring reads is read alone, and so is every term after it.
-    const alone: Search = { ...search, entryHitCount: () => Number.MAX_SAFE_INTEGER };
+    // A search that cannot give the OR's sum reads each term alone.
+    const alone: Search = { ...search, entriesMatchingAny: () => null };
     for (const bounds of boundsOf(ids)) {
       const terms = queryTerms(search, parseQuery('grpc deadline propagation'));
       rows.ranked = 0;
@@ -120,7 +120,7 @@ describe('terms read together', () => {
     // workspace B uses "grpc" would move the scores a caller limited to A is given.
     const { db, search } = corpus();
     const bounds = { workspace: '/w/a', includeSubagents: true };
-    const alone: Search = { ...search, entryHitCount: () => Number.MAX_SAFE_INTEGER };
+    const alone: Search = { ...search, entriesMatchingAny: () => null };
     const within = confineSearch(search, bounds);
     const terms = queryTerms(within, parseQuery('grpc deadline propagation'));
     const scored = scoreConversations(within, terms, bounds);
@@ -129,6 +129,34 @@ describe('terms read together', () => {
     // And the OR read would indeed have moved them (the test can fail).
     const open = { ...within, entriesMatchingAny: search.entriesMatchingAny };
     expect(scoreConversations(open, terms, bounds).map((s) => s.score)).not.toEqual(scored.map((s) => s.score));
+    db.close();
+  });
+});
+
+describe('a term matching more entries than a term read alone keeps', () => {
+  it('is read with the others, every one of its entries counted', () => {
+    const dir = tmpDir();
+    const db = openDb(path.join(dir, 'index.sqlite'));
+    // "grpc" in ENTRY_LIMIT + 1 entries: read alone, its best ENTRY_LIMIT would be kept.
+    const per = 500;
+    const many = Array.from({ length: Math.ceil((ENTRY_LIMIT + 1) / per) }, (_, i) => ({
+      key: `m${i}`,
+      workspace: '/w/m',
+      entries: Array.from({ length: per }, (_, j) => (j % 50 === 0 ? 'grpc deadline' : `grpc note ${j}`)),
+    }));
+    const ids = addConversations(db, dir, [...many, { key: 'rare', workspace: '/w/r', entries: ['grpc deadline propagation'] }]);
+    const search = createSearch(db);
+    expect(search.entryIds('"grpc"').length).toBeGreaterThan(ENTRY_LIMIT);
+    const rows = { alone: 0 };
+    const counting: Search = { ...search, termEntries: (...a) => { const r = search.termEntries(...a); rows.alone += r.length; return r; } };
+    const terms = queryTerms(search, parseQuery('grpc deadline propagation'));
+    const scored = scoreConversations(counting, terms, {});
+    expect(rows.alone).toBe(0);
+    // Every conversation holds "grpc" in all of its entries: each counts them all.
+    const tf = (id: number) => scored.find((s) => s.id === id)!;
+    expect(scored).toHaveLength(many.length + 1);
+    expect(tf(ids.get('m0')!).score).toBe(tf(ids.get(`m${many.length - 1}`)!).score);
+    expect(scored.sort((a, b) => b.score - a.score)[0]!.id).toBe(ids.get('rare'));
     db.close();
   });
 });

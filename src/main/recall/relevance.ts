@@ -36,7 +36,7 @@ export const SUMMARY_TF = 1.5;
  *  they are looked up only in the conversations the others found. */
 export const COMMON_SHARE = 0.1;
 const COMMON_MIN_N = 200;
-/** Most matching entries read per term (best bm25 first). */
+/** Most matching entries read per term read on its own (best bm25 first): see readTogether. */
 export const ENTRY_LIMIT = 5_000;
 /** Most conversations read per term in the title and summary fields together. */
 const FIELD_LIMIT = 4_000;
@@ -350,8 +350,9 @@ interface Together {
  * share most of their messages, so an entry is ranked and handed over once instead of once per term.
  * The sum is the one the per-term reading makes, bit for bit, because it is the same floating-point
  * additions in the same order: so only the terms before the first one read on its own are read
- * together. A term matching more entries than ENTRY_LIMIT is read on its own (only its own query keeps
- * its best ones).
+ * together. Read together, a term counts with every entry it matches, however many (a term read on its
+ * own counts with its best ENTRY_LIMIT): cutting each term to its best ranks every match and sorts them,
+ * which cost more than the read (BENCHMARKS.md, stops 26 and 27).
  */
 function readTogether(search: Search, terms: readonly QueryTerm[], finders: readonly QueryTerm[], facts: ConversationFacts): Together | null {
   const plain: number[] = [];
@@ -362,7 +363,7 @@ function readTogether(search: Search, terms: readonly QueryTerm[], finders: read
     const found = term.matchers.filter((m) => m.df > 0);
     if (!found.length) continue;
     const match = found.length === 1 && found[0]!.similarity === 1 ? clauseMatch(found[0]!.clause, 'full') : null;
-    if (match === null || search.entryHitCount(match) > ENTRY_LIMIT) break;
+    if (match === null) break;
     plain.push(ti);
     matches.push(match);
   }

@@ -84,8 +84,6 @@ export interface Search {
   entriesMatchingAny(matches: readonly string[], facts: ConversationFacts): TermEntryRow[] | null;
   /** Row ids of every entry a MATCH finds in the whole index, ascending. */
   entryIds(match: string): number[];
-  /** How many entries a MATCH finds in the whole index. */
-  entryHitCount(match: string): number;
   /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
   termsBetween(from: string, to: string, limit: number): { term: string; doc: number }[];
   /** Exact number of conversations containing a stemmed term. */

@@ -455,8 +455,6 @@ export function createSearch(db: ReadableDb): Search {
     },
     /** Row ids of every entry a MATCH finds, in the whole index (no bounds, off-path ones too), ascending. */
     entryIds: (match: string): number[] => s.entryIds.all(match),
-    /** Entries a MATCH finds in the whole index (cached like df). */
-    entryHitCount: (match: string): number => entryHits(match),
     /** Indexed terms from `from` (inclusive) to `to` (exclusive), with their conversation counts. */
     termsBetween: (from: string, to: string, limit: number): { term: string; doc: number }[] => s.vocabRange.all(from, to, limit),
     /** Exact number of conversations containing a stemmed term (fts5vocab over conversation_terms). */
