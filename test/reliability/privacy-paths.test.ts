@@ -64,6 +64,8 @@ describe('the activity log', () => {
     } finally {
       client.close();
     }
+    // The notes are held a moment and written together (store/activity.ts): written now.
+    core.activity().flush();
     const logged = JSON.stringify(core.db.prepare('SELECT * FROM activity').all());
     expect(logged).toContain('suggest');
     expect(logged).not.toMatch(/hunter2/);

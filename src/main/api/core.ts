@@ -8,7 +8,7 @@ import { prefetchWordTable } from '../recall/word-neighbors.js';
 import { createIndexer, type Indexer, type ScanProgress, type ScanStats, type Source } from '../ingest/scan.js';
 import { ADAPTERS, aiderSources, defaultSources } from '../ingest/sources.js';
 import { watchSources, type Watcher } from '../ingest/watch.js';
-import { createActivityLog, type ActivityLog } from '../store/activity.js';
+import { ACTIVITY_FLUSH_MS, createActivityLog, type ActivityLog } from '../store/activity.js';
 import { openDb, requireWritable, type ReadableDb, type WritableDb } from '../store/db.js';
 import { createReader } from '../store/read.js';
 import { memoByContent } from '../store/content-version.js';
@@ -25,6 +25,7 @@ import { createApi, type WriteSide } from './methods.js';
 import { localReads, type Reads } from './read-calls.js';
 import { releaseAfterScan } from './after-scan.js';
 import { createReadPool, type PoolLog, type ReadPool } from './read-pool.js';
+import { checkpointOnReaders, type WalCheckpoints } from './checkpoints.js';
 
 export interface CoreOptions {
   dbPath: string;
@@ -108,7 +109,9 @@ export function createCore(options: CoreOptions): Core {
   let exclusions: Exclusions = createExclusions(settings.get().exclusions);
   const current = () => exclusions;
   const reader = createReader(db);
-  const writes = once(() => createWriteSide(requireWritable(db), current));
+  let writeSide: WriteSide | null = null;
+  const writes = once(() => (writeSide = createWriteSide(requireWritable(db), current, (err) => options.onError?.(err))));
+  const flushActivity = (): void => writeSide?.activity.flush();
   // Nothing seen yet: the first answer or file takes in the settings as they are, so an exclusion
   // written while no daemon ran (a hand edit) removes what it covers before anything is answered.
   let settingsSeen: string | null = null;
@@ -137,6 +140,7 @@ export function createCore(options: CoreOptions): Core {
   const recall = createRecall(db);
   const local = localReads(recall);
   let pool: ReadPool | null = null;
+  let walCheckpoints: WalCheckpoints | null = null;
   const reads = (): Reads => pool?.reads ?? local;
   let progress: ScanProgress | null = null;
   let scanning: Promise<ScanStats> | null = null;
@@ -241,7 +245,7 @@ export function createCore(options: CoreOptions): Core {
     return { kind: s.kind, path: s.root, found: isDirectory(s.root), files: n };
   }
 
-  const api = afterSettings(createApi({ db, reader, writes, recall, reads, settings, status, env, explicitRequests: options.explicitRequests }), applySettings);
+  const api = afterSettings(createApi({ db, reader, writes, recall, reads, settings, status, flushActivity, env, explicitRequests: options.explicitRequests }), applySettings);
 
   let watchedKey = '';
   const sourcesKey = () => JSON.stringify(sources());
@@ -283,20 +287,39 @@ export function createCore(options: CoreOptions): Core {
     },
     startReaders(count, log, startDelayMs, afterReaderStart) {
       if (pool || count < 1 || options.dbPath === ':memory:' || options.dbPath === '') return pool;
-      pool = createReadPool({ dbPath: options.dbPath, nativeBinding: options.nativeBinding, size: count, fallback: local, log, startDelayMs, afterReaderStart });
+      let wal: WalCheckpoints | null = null;
+      pool = createReadPool({
+        dbPath: options.dbPath,
+        nativeBinding: options.nativeBinding,
+        size: count,
+        fallback: local,
+        log,
+        startDelayMs,
+        afterReaderStart,
+        onReadyChange: (ready) => wal?.readersReady(ready),
+        onCheckpoint: (result) => wal?.checkpointed(result),
+      });
+      // The writer's checkpoints move to the readers while one is ready (checkpoints.ts).
+      if (!options.readonly) walCheckpoints = wal = checkpointOnReaders(requireWritable(db), pool, log);
       return pool;
     },
     prefetch: prefetchWordTable,
     close() {
       watcher?.close();
+      walCheckpoints?.close();
       void pool?.close();
       pool = null;
+      try {
+        flushActivity();
+      } catch (err) {
+        backgroundError(err);
+      }
       db.close();
     },
   };
 }
 
-function createWriteSide(db: WritableDb, exclusions: () => Exclusions): WriteSide {
+function createWriteSide(db: WritableDb, exclusions: () => Exclusions, onError: (err: Error) => void): WriteSide {
   const writer = createWriter(db, { exclusions });
   return {
     db,
@@ -304,7 +327,8 @@ function createWriteSide(db: WritableDb, exclusions: () => Exclusions): WriteSid
     keeper: createExclusionKeeper(db, writer),
     indexer: createIndexer(db, ADAPTERS, { exclusions }),
     recall: createRecallWrites(db),
-    activity: createActivityLog(db),
+    // Held a moment and written together: the daemon notes every call it answers.
+    activity: createActivityLog(db, { flushMs: ACTIVITY_FLUSH_MS, onError }),
   };
 }
 

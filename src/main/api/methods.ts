@@ -43,6 +43,8 @@ export interface ApiDeps {
   reads: () => Reads;
   settings: SettingsStore;
   status: () => IndexStatus;
+  /** Writes the activity notes the daemon still holds (store/activity.ts), so `activity` lists them. */
+  flushActivity?: () => void;
   /** The environment the integrations are installed into (HOME, CLAUDE_CONFIG_DIR, CODEX_HOME, …). */
   env: NodeJS.ProcessEnv;
   /** Calls are a person's own requests (the CLI): suggest answers whatever autoRecall says. */
@@ -209,7 +211,10 @@ export function createApi(deps: ApiDeps): Api {
       const { db: writable, keeper } = deps.writes();
       return excludeAndForget({ db: writable, reader, keeper, settings }, p.pattern, p.keepIndexed ?? false);
     },
-    activity: async (p) => ({ items: recentActivity(db, p.limit ?? 200) }),
+    activity: async (p) => {
+      deps.flushActivity?.();
+      return { items: recentActivity(db, p.limit ?? 200) };
+    },
     ...integrationMethods(deps.env),
   };
 }

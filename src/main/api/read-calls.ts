@@ -19,8 +19,25 @@ export interface ThreadError {
   kind?: string;
 }
 
-/** A reader's answer to a call, with the time it took to run it there (ms). */
-export type ReadReply = { id: number; ms: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
+/** A call as sent to a reader: `sentAt` is performance.timeOrigin + performance.now() (comparable across threads). */
+export interface ReadMessage {
+  id: number;
+  sentAt: number;
+  call: ReadCall;
+}
+
+/** Asks a reader for a checkpoint of the WAL (store/checkpoint.ts), in its turn among the calls. */
+export interface CheckpointMessage {
+  checkpoint: true;
+}
+
+/** What a checkpoint did: the log's pages and how many are in the index file now; or why it failed. */
+export interface CheckpointReply {
+  checkpointed: { logPages: number; copied: number; ms: number } | { error: string };
+}
+
+/** A reader's answer to a call: how long it waited there (in transit, behind the call before it) and ran (ms). */
+export type ReadReply = { id: number; waitedMs: number; ms: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
 
 /** What a reader thread is started with (its workerData). */
 export interface ReaderStart {

@@ -30,7 +30,7 @@ import { RPC } from '../../shared/rpc.js';
 import { callDeadline } from './call-deadline.js';
 import { ApiError } from './dispatch.js';
 import { NotFoundError } from './errors.js';
-import { callReads, type ReadCall, type ReadMethod, type ReadReply, type Reads, type ReaderStart, type ThreadError } from './read-calls.js';
+import { callReads, type CheckpointMessage, type CheckpointReply, type ReadCall, type ReadMessage, type ReadMethod, type ReadReply, type Reads, type ReaderStart, type ThreadError } from './read-calls.js';
 import { PoolTiming, timingLine, type TimingSummary } from './read-pool-timing.js';
 
 export type PoolLog = (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -57,6 +57,10 @@ export interface ReadPoolOptions {
   timingEvery?: number;
   /** Called each time a reader thread says it is ready (its V8 heap exists): see daemon/heap-growth.ts. */
   afterReaderStart?: () => void;
+  /** Told how many readers are ready each time that number changes (api/checkpoints.ts). */
+  onReadyChange?: (ready: number) => void;
+  /** Told what each checkpoint asked of a reader did. */
+  onCheckpoint?: (result: CheckpointReply['checkpointed']) => void;
 }
 
 export interface ReadPool {
@@ -67,6 +71,11 @@ export interface ReadPool {
   threads(): Worker[];
   /** Where the calls since the last log line spent their time (waiting for a reader, running, handed over). */
   timing(): TimingSummary;
+  /**
+   * Asks the least busy ready reader for a checkpoint of the WAL, after the calls it holds; false
+   * when no reader is ready (or each is at one already).
+   */
+  checkpoint(): boolean;
   close(): Promise<void>;
 }
 
@@ -136,11 +145,14 @@ interface Job {
 interface Reader {
   worker: Worker;
   ready: boolean;
-  job: Job | null;
+  /** The calls given to it, in the order given (at most READER_DEPTH): the first is the one it runs. */
+  jobs: Job[];
   /** performance.now() when it last had no call (ready, or a call answered). */
   idleSince: number;
   /** Being stopped for having been idle: not replaced. */
   retiring: boolean;
+  /** A checkpoint was asked of it and not yet answered. */
+  checkpointing: boolean;
 }
 
 /**
@@ -172,6 +184,14 @@ export const READER_IDLE_MS = 60_000;
  * through a burst of an agent's parallel tool calls.
  */
 export const SPARE_IDLE_MS = 10_000;
+
+/**
+ * Calls a reader holds at once: the one it runs and the next. Given one call at a time, a reader sat
+ * idle while its answer went back (the structured clone, the main thread getting to the message) and
+ * the next call came: 2.2 of every 12.9 ms at 10k with 50 clients, 0.84x the in-process rate
+ * (BENCHMARKS.md, "The daemon, stop 27"). The next call waits in the reader's port instead.
+ */
+export const READER_DEPTH = 2;
 
 /** The daemon's log gets a line on where the read calls' time went every this many calls. */
 const TIMING_EVERY = 1000;
@@ -205,6 +225,13 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
   const timing = new PoolTiming(options.timingEvery ?? TIMING_EVERY, (summary) => log('info', timingLine(summary, readyCount())));
 
   const readyCount = (): number => [...readers].filter((r) => r.ready && !r.retiring).length;
+  let lastReady = 0;
+  function readyChanged(): void {
+    const now = closed ? 0 : readyCount();
+    if (now === lastReady) return;
+    lastReady = now;
+    options.onReadyChange?.(now);
+  }
 
   /** Set while the readers' start waits for startDelayMs. */
   let delayed: NodeJS.Timeout | null = null;
@@ -222,22 +249,30 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     const worker = new Worker(entry!, { workerData: start, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB, maxOldGenerationSizeMb: READER_OLD_MB } });
     // The socket keeps the daemon alive; a reader alone must not.
     worker.unref();
-    const reader: Reader = { worker, ready: false, job: null, idleSince: performance.now(), retiring: false };
+    const reader: Reader = { worker, ready: false, jobs: [], idleSince: performance.now(), retiring: false, checkpointing: false };
     readers.add(reader);
-    worker.on('message', (message: ReadReply | { ready: true }) => {
+    worker.on('message', (message: ReadReply | CheckpointReply | { ready: true }) => {
       if ('ready' in message) {
         options.afterReaderStart?.();
         reader.ready = true;
         reader.idleSince = performance.now();
+        readyChanged();
         settle();
         pump();
         return;
       }
-      const job = reader.job;
+      if ('checkpointed' in message) {
+        reader.checkpointing = false;
+        options.onCheckpoint?.(message.checkpointed);
+        return;
+      }
+      const job = reader.jobs[0];
       if (!job || job.id !== message.id) return;
-      reader.job = null;
-      reader.idleSince = performance.now();
-      timing.add({ waited: job.sentAt - job.queuedAt, ran: message.ms, handedOver: reader.idleSince - job.sentAt - message.ms });
+      reader.jobs.shift();
+      const now = performance.now();
+      if (!reader.jobs.length) reader.idleSince = now;
+      // In the reader's port (behind the call before it) counts as waiting; the rest of the round trip is the hand-over.
+      timing.add({ waited: job.sentAt - job.queuedAt + message.waitedMs, ran: message.ms, handedOver: now - job.sentAt - message.waitedMs - message.ms });
       if (message.ok) job.resolve(message.value);
       else job.reject(fromThread(message.error));
       pump();
@@ -245,10 +280,10 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     worker.on('error', (err) => log('error', `read worker ${worker.threadId}: ${err.stack ?? err.message}`));
     worker.on('exit', (code) => {
       readers.delete(reader);
-      const job = reader.job;
-      reader.job = null;
+      readyChanged();
+      const held = reader.jobs.splice(0);
       if (closed) {
-        job?.reject(new Error('The index is closing.'));
+        for (const job of held) job.reject(new Error('The index is closing.'));
         return;
       }
       if (reader.retiring) {
@@ -256,7 +291,9 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
         pump();
         return;
       }
-      if (job) {
+      // Given back in their order, ahead of the calls that came after them; only the first had run.
+      for (const job of held.slice(1)) job.tries--;
+      for (const job of held.reverse()) {
         if (job.tries < 2) queue.unshift(job);
         else job.reject(new Error(`a reader thread stopped twice while answering ${job.call.method}`));
       }
@@ -290,17 +327,21 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       else for (const job of queue.splice(0)) onMainThread(job.call).then(job.resolve, job.reject);
       return;
     }
-    for (const reader of readers) {
-      if (!reader.ready || reader.job || reader.retiring) continue;
-      const job = nextLive();
-      if (!job) return;
-      job.tries++;
-      job.sentAt = performance.now();
-      reader.job = job;
-      reader.worker.postMessage({ id: job.id, call: job.call });
+    // A call each to the free readers first, then each reader's next one.
+    for (let depth = 1; depth <= READER_DEPTH; depth++) {
+      for (const reader of readers) {
+        if (!reader.ready || reader.retiring || reader.jobs.length >= depth) continue;
+        const job = nextLive();
+        if (!job) return;
+        job.tries++;
+        job.sentAt = performance.now();
+        reader.jobs.push(job);
+        const message: ReadMessage = { id: job.id, sentAt: performance.timeOrigin + job.sentAt, call: job.call };
+        reader.worker.postMessage(message);
+      }
+      // Calls wait with every reader busy: another one, up to `size`.
+      if (depth === 1 && queue.length) grow();
     }
-    // Calls still wait with every reader busy: another one, up to `size`.
-    if (queue.length) grow();
   }
 
   /** Starts a reader if fewer than `size` run (or are starting) and readers are not given up on. */
@@ -316,10 +357,11 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
     if (queue.length) return;
     const now = performance.now();
     for (const reader of readers) {
-      if (!reader.ready || reader.job || reader.retiring) continue;
+      if (!reader.ready || reader.jobs.length || reader.retiring || reader.checkpointing) continue;
       const spare = [...readers].some((r) => r !== reader && r.ready && !r.retiring);
       if (now - reader.idleSince < (spare ? spareIdleMs : idleMs)) continue;
       reader.retiring = true;
+      readyChanged();
       void reader.worker.terminate();
     }
   }
@@ -418,8 +460,18 @@ export function createReadPool(options: ReadPoolOptions): ReadPool {
       }),
     threads: () => [...readers].map((r) => r.worker),
     timing: () => timing.summary(),
+    checkpoint() {
+      let best: Reader | null = null;
+      for (const r of readers) if (r.ready && !r.retiring && !r.checkpointing && (!best || r.jobs.length < best.jobs.length)) best = r;
+      if (!best) return false;
+      best.checkpointing = true;
+      const message: CheckpointMessage = { checkpoint: true };
+      best.worker.postMessage(message);
+      return true;
+    },
     async close() {
       closed = true;
+      readyChanged();
       if (retirement) clearInterval(retirement);
       if (mainTurn) clearTimeout(mainTurn);
       if (delayed) clearTimeout(delayed);

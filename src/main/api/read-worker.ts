@@ -7,7 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createRecall } from '../recall/index.js';
 import { openDb } from '../store/db.js';
 import { KindError } from '../../shared/errors.js';
-import { callReads, localReads, type ReadCall, type ReadReply, type ReaderStart } from './read-calls.js';
+import { callReads, localReads, type CheckpointMessage, type CheckpointReply, type ReadMessage, type ReadReply, type ReaderStart } from './read-calls.js';
+import { openCheckpointer, type Checkpointer } from '../store/checkpoint.js';
 
 const start = workerData as ReaderStart;
 // Each reader keeps a small page cache (4 MB, read-pool.ts) beside the writer's 32 MB: the pages are in
@@ -23,16 +24,30 @@ try {
   // An empty or odd index: the real calls will say what is wrong.
 }
 
-const port = parentPort!;
-port.on('message', async (message: { id: number; call: ReadCall }) => {
-  let reply: ReadReply;
+/** Its connection for the WAL's checkpoints (daemon only: api/checkpoints.ts), opened on the first one. */
+let checkpointer: Checkpointer | null = null;
+function checkpoint(): CheckpointReply {
   const started = performance.now();
   try {
+    checkpointer ??= openCheckpointer(start.dbPath, start.nativeBinding);
+    return { checkpointed: { ...checkpointer.run(), ms: performance.now() - started } };
+  } catch (err) {
+    return { checkpointed: { error: (err as Error).message } };
+  }
+}
+
+const port = parentPort!;
+port.on('message', async (message: ReadMessage | CheckpointMessage) => {
+  if ('checkpoint' in message) return port.postMessage(checkpoint());
+  let reply: ReadReply;
+  const started = performance.now();
+  const waitedMs = Math.max(0, performance.timeOrigin + started - message.sentAt);
+  try {
     const value = await callReads(reads, message.call);
-    reply = { id: message.id, ms: performance.now() - started, ok: true, value };
+    reply = { id: message.id, waitedMs, ms: performance.now() - started, ok: true, value };
   } catch (err) {
     const e = err as Error;
-    reply = { id: message.id, ms: performance.now() - started, ok: false, error: { name: e.name, message: e.message, kind: err instanceof KindError ? String(err.kind) : undefined } };
+    reply = { id: message.id, waitedMs, ms: performance.now() - started, ok: false, error: { name: e.name, message: e.message, kind: err instanceof KindError ? String(err.kind) : undefined } };
   }
   port.postMessage(reply);
 });

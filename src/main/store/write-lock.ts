@@ -27,12 +27,22 @@ export function writeTransaction<A extends unknown[], R>(db: Db, fn: (...args: A
     try {
       const out = fn(...args);
       db.exec('COMMIT');
+      commitListeners.get(db)?.();
       return out;
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK');
       throw err;
     }
   };
+}
+
+/** Told after each transaction this module commits on a connection (see onCommit). */
+const commitListeners = new WeakMap<Db, () => void>();
+
+/** `listener` is called after every transaction writeTransaction commits on `db` (one per connection; it must not throw). */
+export function onCommit(db: Db, listener: (() => void) | null): void {
+  if (listener) commitListeners.set(db, listener);
+  else commitListeners.delete(db);
 }
 
 /** Prepared once per connection: db.pragma() prepares its statement anew on every call. */
