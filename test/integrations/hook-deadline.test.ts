@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildIndex, runNode, spawnDaemon, tempDir, type DaemonProcess, type TestIndex } from '../server/helpers.js';
+import { startDaemon } from '../../src/main/daemon/daemon.js';
 
 const WORKSPACE = '/Users/User/repo/codemie-ai/codemie-code';
 const PROMPT = 'show tools available in this session';
@@ -47,9 +48,45 @@ describe('the hook’s deadline', () => {
     daemon.proc.kill('SIGSTOP');
     const r = await timedHook(daemon.socketPath, input());
     expect(r.code).toBe(0);
-    // The handshake gives up after 300 ms; the index answers instead.
+    // No handshake within 300 ms: the index is read, and answers first.
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('<recalled-conversations>');
     expect(r.ms - startup.ms).toBeLessThan(BUDGET_MS);
+  }, 60_000);
+
+  it('keeps waiting for a daemon whose event loop is held 600 ms (a first call at 50k) while it reads the index', async () => {
+    // The real daemon behind a socket that passes each connection's bytes on only 600 ms after it
+    // opened: the daemon answers as late as one busy with a ~450 ms call. No index for the fallback
+    // to read, so only the daemon's answer prints a pointer block (before, the hook hung up at 300 ms).
+    const dir = tempDir();
+    const own = await startDaemon({ dbPath: index.dbPath, settingsPath: index.settingsPath, socketPath: path.join(dir, 'd.sock'), watch: false, log: false, readers: 0 });
+    const held = net.createServer((c) => {
+      const up = net.connect(own.socketPath);
+      const early: Buffer[] = [];
+      let open = false;
+      c.on('data', (d: Buffer) => (open ? up.write(d) : early.push(d)));
+      setTimeout(() => {
+        open = true;
+        for (const d of early) up.write(d);
+      }, 600);
+      up.pipe(c);
+      c.on('close', () => up.destroy());
+      up.on('error', () => c.destroy());
+    });
+    const socketPath = path.join(dir, 'held.sock');
+    await new Promise<void>((r) => held.listen(socketPath, r));
+    try {
+      const t0 = Date.now();
+      const r = await runNode([BIN, 'hook', 'claude', '--db', path.join(dir, 'no-index.sqlite'), '--socket', socketPath], {
+        input: input(),
+        env: { ...process.env, THROUGHLINE_SETTINGS: index.settingsPath, XDG_STATE_HOME: dir },
+      });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('<recalled-conversations>');
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
+    } finally {
+      held.close();
+      await own.close();
+    }
   }, 60_000);
 
   it('when the daemon goes quiet mid-call, exits 0 with no output once the budget is spent', async () => {

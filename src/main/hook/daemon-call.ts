@@ -24,6 +24,11 @@ export interface DaemonCallOptions {
   handshakeMs: number;
   /** The call must be answered by this time (Date.now() ms). */
   deadline: number;
+  /**
+   * Told when the handshake ran past handshakeMs while the socket is still open: the call then goes
+   * on to the deadline instead of failing as unavailable (a busy daemon answers late).
+   */
+  onSlow?: () => void;
 }
 
 export async function callDaemon<T>(method: string, params: unknown, options: DaemonCallOptions): Promise<T> {
@@ -42,7 +47,10 @@ export async function callDaemon<T>(method: string, params: unknown, options: Da
       if (err) reject(err);
       else resolve(value as T);
     };
-    const handshake = setTimeout(() => finish(new DaemonUnavailable(`no answer from ${options.socketPath} within ${options.handshakeMs} ms`)), options.handshakeMs);
+    const handshake = setTimeout(() => {
+      if (options.onSlow) options.onSlow();
+      else finish(new DaemonUnavailable(`no answer from ${options.socketPath} within ${options.handshakeMs} ms`));
+    }, options.handshakeMs);
     const overall = setTimeout(() => finish(new Error(`${method} not answered before the deadline`)), Math.max(0, options.deadline - Date.now()));
     socket.setEncoding('utf8');
     socket.on('error', (err) => finish(authed ? err : new DaemonUnavailable(`cannot reach ${options.socketPath}: ${err.message}`)));
