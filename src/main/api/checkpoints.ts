@@ -13,8 +13,14 @@ import { setAutoCheckpoint, SQLITE_AUTOCHECKPOINT } from '../store/checkpoint.js
 import { onCommit } from '../store/write-lock.js';
 import type { CheckpointReply } from './read-calls.js';
 
-/** A commit asks for a checkpoint this long after it (one for every commit in that time). */
-export const CHECKPOINT_AFTER_MS = 200;
+/**
+ * A commit asks for a checkpoint this long after it (one for every commit in that time). Each
+ * checkpoint lets the log start over at the writer's next commit, and SQLite syncs the log's new
+ * header in that commit (synchronous = NORMAL): one fsync on the event loop per checkpoint, so not
+ * more often than this. At 200 ms the daemon's event loop made 61 fsyncs in a run where it made 23
+ * with SQLite's own checkpoints (BENCHMARKS.md, "The daemon, stop 27").
+ */
+export const CHECKPOINT_AFTER_MS = 1000;
 
 /** The writer's own threshold (pages, ~40 MB) while the readers checkpoint for it. */
 export const BACKSTOP_PAGES = 4_000;
