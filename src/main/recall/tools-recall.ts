@@ -1,8 +1,8 @@
 // recall_conversations (personal-recall-plugin.md): find the user's own conversations from a
 // person's or a model's sentence. Ranked best first by the relevance model of relevance.ts (BM25 over
-// the best message and the whole conversation, soft matches for words the history does not use),
-// with a gentle recency prior that breaks near-ties toward recent work, stronger when the sentence
-// points back ("again", "last time") and toward the period it names ("in June"). No term is
+// the best message and the whole conversation, soft matches for words the history does not use).
+// Recent work is favoured only when the sentence points back ("again", "last time"), and the period
+// it names when it names one ("in June"); otherwise relevance alone decides. No term is
 // required: a conversation holding the sentence's rare words outranks one holding all its common
 // ones. When no conversation contains every term, the answer says it shows partial matches.
 import type { RecallHit, RecallParams, RecallResult } from '../../shared/api.js';
@@ -20,9 +20,12 @@ import type { SourceKind } from '../../shared/types.js';
 const SNIPPET_CHARS = 240;
 /** The whole rendered answer stays under this many characters (~3k tokens). */
 const TEXT_BUDGET = 12_000;
-/** Recency as a tie-breaker: half-life 60 days toward 0.9 (0.5 and 30 days when the query points back). */
-const HALF_LIFE_DAYS = 60;
-const FLOOR = 0.9;
+/**
+ * A query that points back favours recent work: half-life 30 days toward 0.5. Any other query is ranked
+ * by relevance alone: a gentle prior for every query (toward 0.9 in 60 days) lowered search MRR on
+ * four labeled histories (docs/recall-quality.md, stop 27).
+ */
+const BACK_HALF_LIFE_DAYS = 30;
 const BACK_FLOOR = 0.5;
 /** Conversations active in the period the query names. */
 const PERIOD_BOOST = 1.5;
@@ -30,12 +33,11 @@ const PERIOD_BOOST = 1.5;
 const NAMED_WORKSPACE_BOOST = 1.2;
 
 export function recencyPrior(updatedAt: number | null, createdAt: number | null, now: number, cues: Cues): number {
-  const back = cues.backReference;
-  const floor = back ? BACK_FLOOR : FLOOR;
-  const halfLife = back ? HALF_LIFE_DAYS / 2 : HALF_LIFE_DAYS;
+  const period = cues.period && activeIn(cues.period, createdAt, updatedAt) ? PERIOD_BOOST : 1;
+  if (!cues.backReference) return period;
   const age = updatedAt === null ? null : Math.max(0, (now - updatedAt) / DAY_MS);
-  const recency = age === null ? floor : floor + (1 - floor) * Math.pow(0.5, age / halfLife);
-  return recency * (cues.period && activeIn(cues.period, createdAt, updatedAt) ? PERIOD_BOOST : 1);
+  const recency = age === null ? BACK_FLOOR : BACK_FLOOR + (1 - BACK_FLOOR) * Math.pow(0.5, age / BACK_HALF_LIFE_DAYS);
+  return recency * period;
 }
 
 /** What matched, for a person: "redis, maxmemory; slow ≈ sluggish". */
