@@ -77,10 +77,14 @@ export function hookSuggest(
     /** The daemon's failure once it failed; the fallback's state. */
     let daemonError: unknown = null;
     let side: 'none' | 'running' | { declined: true } | { error: unknown } = 'none';
-    /** Both ways are spent: the daemon's error, or the fallback's when the daemon was simply absent. */
+    /**
+     * Both ways are spent: the daemon's error, or the fallback's when the daemon was simply absent. A
+     * daemon that refused the call fails it at once, unless the index is being read (it may answer).
+     */
     const bothSpent = (): void => {
-      if (daemonError === null || side === 'none' || side === 'running') return;
+      if (daemonError === null || side === 'running') return;
       if (!(daemonError instanceof DaemonUnavailable)) return settle(() => reject(daemonError));
+      if (side === 'none') return;
       if ('declined' in side) return settle(() => resolve(null));
       const err = side.error;
       settle(() => reject(err));
